@@ -1,0 +1,58 @@
+package dev.strand;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The asynchronous face of a {@link Client}: the same shortcuts, returning futures that complete
+ * with the fully read response or an {@link HttpException}. Obtain it with {@link Client#async()}.
+ *
+ * <p>Futures complete on the transport's I/O threads: keep continuations short, or use the
+ * {@code *Async} variants of {@link CompletableFuture} to move blocking work elsewhere.
+ */
+public final class AsyncClient {
+  private final Client client;
+
+  AsyncClient(Client client) {
+    this.client = client;
+  }
+
+  public CompletableFuture<Response> send(Request request) {
+    return client.sendAsync(request);
+  }
+
+  public CompletableFuture<StreamingResponse> stream(Request request) {
+    return client.streamAsync(request);
+  }
+
+  public CompletableFuture<Response> get(String url) {
+    return send(Request.get(url));
+  }
+
+  public CompletableFuture<Response> head(String url) {
+    return send(Client.shortcut("HEAD", url, null));
+  }
+
+  public CompletableFuture<Response> delete(String url) {
+    return send(Client.shortcut("DELETE", url, null));
+  }
+
+  public CompletableFuture<Response> options(String url) {
+    return send(Client.shortcut("OPTIONS", url, null));
+  }
+
+  public CompletableFuture<Response> post(String url, RequestBody body) {
+    return send(Client.shortcut("POST", url, body));
+  }
+
+  public CompletableFuture<Response> put(String url, RequestBody body) {
+    return send(Client.shortcut("PUT", url, body));
+  }
+
+  public CompletableFuture<Response> patch(String url, RequestBody body) {
+    return send(Client.shortcut("PATCH", url, body));
+  }
+
+  public CompletableFuture<Response> query(String url, RequestBody body) {
+    return send(Client.shortcut("QUERY", url, body));
+  }
+}

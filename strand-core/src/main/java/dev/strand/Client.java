@@ -1,0 +1,264 @@
+package dev.strand;
+
+import dev.strand.internal.client.ClientConfig;
+import dev.strand.internal.client.ClientEngine;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * An HTTP client: build one, share it, close it when done. Thread-safe.
+ *
+ * <p>Blocking and asynchronous calls are twins of one implementation: {@link #send} waits for
+ * {@link #sendAsync}, and {@link #async()} offers the same shortcuts returning futures. Blocking
+ * calls are cheap on virtual threads.
+ *
+ * {@snippet :
+ * try (Client client = Client.builder().baseUrl("http://127.0.0.1:8080").build()) {
+ *   Response r = client.get("/small");                            // blocking
+ *   CompletableFuture<Response> f = client.async().get("/small"); // the same, as a future
+ * }
+ * }
+ *
+ * <p>Defaults: connect, read, write and pool timeouts of 5 s ({@link Timeout#DEFAULT}); at most
+ * 100 connections ({@link Limits#DEFAULT}); redirects not followed; cookies kept per client;
+ * {@code Accept-Encoding: gzip, deflate} with transparent decompression; {@code User-Agent: strand/VERSION}.
+ */
+public final class Client implements AutoCloseable {
+  private final ClientEngine engine;
+  private final AsyncClient async;
+
+  private Client(ClientEngine engine) {
+    this.engine = engine;
+    this.async = new AsyncClient(this);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A client with every default. */
+  public static Client create() {
+    return builder().build();
+  }
+
+  /**
+   * Sends {@code request} and reads the whole response body, blocking the calling thread.
+   *
+   * @throws HttpException on failure; never wrapped in {@code ExecutionException}
+   */
+  public Response send(Request request) {
+    return Futures.await(sendAsync(request), request);
+  }
+
+  /** Sends {@code request}; the future completes with the fully read response, or an {@link HttpException}. */
+  public CompletableFuture<Response> sendAsync(Request request) {
+    return engine.send(request);
+  }
+
+  /** Sends {@code request} and returns once the response head arrives; the body streams. Close it. */
+  public StreamingResponse stream(Request request) {
+    return Futures.await(streamAsync(request), request);
+  }
+
+  /** The async twin of {@link #stream(Request)}. */
+  public CompletableFuture<StreamingResponse> streamAsync(Request request) {
+    return engine.stream(request);
+  }
+
+  /** The same calls, returning futures. */
+  public AsyncClient async() {
+    return async;
+  }
+
+  public Response get(String url) {
+    return send(Request.get(url));
+  }
+
+  public Response head(String url) {
+    return send(shortcut("HEAD", url, null));
+  }
+
+  public Response delete(String url) {
+    return send(shortcut("DELETE", url, null));
+  }
+
+  public Response options(String url) {
+    return send(shortcut("OPTIONS", url, null));
+  }
+
+  public Response post(String url, RequestBody body) {
+    return send(shortcut("POST", url, body));
+  }
+
+  public Response put(String url, RequestBody body) {
+    return send(shortcut("PUT", url, body));
+  }
+
+  public Response patch(String url, RequestBody body) {
+    return send(shortcut("PATCH", url, body));
+  }
+
+  /** The safe, idempotent QUERY method: a GET that carries its query in the body. */
+  public Response query(String url, RequestBody body) {
+    return send(shortcut("QUERY", url, body));
+  }
+
+  /** Connections per origin, and which I/O transport is in use. */
+  public ClientStats stats() {
+    return engine.stats();
+  }
+
+  /** Closes idle connections and the transport. Requests in flight fail. */
+  @Override
+  public void close() {
+    engine.close();
+  }
+
+  static Request shortcut(String method, String url, RequestBody body) {
+    return Request.builder(method, url).body(body).build();
+  }
+
+  /** Configures a {@link Client}. */
+  public static final class Builder {
+    private URI baseUrl;
+    private final Headers.Builder headers = Headers.builder();
+    private final List<Map.Entry<String, String>> params = new ArrayList<>();
+    private Timeout timeout = Timeout.DEFAULT;
+    private Limits limits = Limits.DEFAULT;
+    private boolean followRedirects;
+    private int maxRedirects = 20;
+    private boolean allowHttpsToHttpRedirect;
+    private boolean cookies = true;
+    private Transport transport;
+    private final List<Consumer<Request>> requestHooks = new ArrayList<>();
+    private final List<Consumer<ResponseHead>> responseHooks = new ArrayList<>();
+    private String userAgent = "strand/" + StrandVersion.VERSION;
+    private Auth auth;
+    private long maxBodySize = Long.MAX_VALUE;
+    private boolean decompress = true;
+
+    private Builder() {}
+
+    /** Relative request URLs resolve against this absolute URL. */
+    public Builder baseUrl(String baseUrl) {
+      URI uri = Request.parseUrl(baseUrl);
+      if (uri.getScheme() == null) {
+        throw new InvalidUrlException("base URL must be absolute: \"" + baseUrl + "\"", baseUrl);
+      }
+      this.baseUrl = uri;
+      return this;
+    }
+
+    /** A header sent with every request (a request's own header of the same name wins). */
+    public Builder header(String name, String value) {
+      headers.add(name, value);
+      return this;
+    }
+
+    /** A query parameter added to every request. */
+    public Builder param(String name, String value) {
+      params.add(Map.entry(Objects.requireNonNull(name), Objects.requireNonNull(value)));
+      return this;
+    }
+
+    /** Timeouts for every request that sets none of its own. */
+    public Builder timeout(Timeout timeout) {
+      this.timeout = Objects.requireNonNull(timeout, "timeout (use Timeout.none() for no limit)");
+      return this;
+    }
+
+    /** Pool bounds of the default transport (ignored with {@link #transport(Transport)}). */
+    public Builder limits(Limits limits) {
+      this.limits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /** Follow 3xx responses with a Location (default false). */
+    public Builder followRedirects(boolean follow) {
+      this.followRedirects = follow;
+      return this;
+    }
+
+    /** Longest redirect chain followed before {@link TooManyRedirectsException} (default 20). */
+    public Builder maxRedirects(int max) {
+      if (max < 0) {
+        throw new IllegalArgumentException("maxRedirects must be >= 0: " + max);
+      }
+      this.maxRedirects = max;
+      return this;
+    }
+
+    /** Allow a redirect from https to http (default false: such a redirect fails). */
+    public Builder allowHttpsToHttpRedirect(boolean allow) {
+      this.allowHttpsToHttpRedirect = allow;
+      return this;
+    }
+
+    /** Keep cookies set by responses and send them back (default true). */
+    public Builder cookies(boolean enabled) {
+      this.cookies = enabled;
+      return this;
+    }
+
+    /** The transport to send through; the client closes it when closed. */
+    public Builder transport(Transport transport) {
+      this.transport = Objects.requireNonNull(transport, "transport");
+      return this;
+    }
+
+    /** Called with each request just before it is sent (each redirect hop too). */
+    public Builder onRequest(Consumer<Request> hook) {
+      requestHooks.add(Objects.requireNonNull(hook));
+      return this;
+    }
+
+    /**
+     * Called with each response head before its body is read. A hook that throws fails the call
+     * with its exception, and the response's connection is released.
+     */
+    public Builder onResponse(Consumer<ResponseHead> hook) {
+      responseHooks.add(Objects.requireNonNull(hook));
+      return this;
+    }
+
+    /** The User-Agent header (default {@code strand/VERSION}); {@code null} sends none. */
+    public Builder userAgent(String userAgent) {
+      this.userAgent = userAgent;
+      return this;
+    }
+
+    /** Credentials for every request. */
+    public Builder auth(Auth auth) {
+      this.auth = auth;
+      return this;
+    }
+
+    /** Largest body {@link #send} reads into memory; larger fails with {@link ProtocolException} (default: no limit). */
+    public Builder maxBodySize(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("maxBodySize must be >= 0: " + bytes);
+      }
+      this.maxBodySize = bytes;
+      return this;
+    }
+
+    /** Send Accept-Encoding and decompress responses (default true). */
+    public Builder decompress(boolean decompress) {
+      this.decompress = decompress;
+      return this;
+    }
+
+    public Client build() {
+      Transport t = transport != null ? transport : NettyTransport.builder().limits(limits).build();
+      ClientConfig config = new ClientConfig(baseUrl, headers.build(), List.copyOf(params), timeout,
+          followRedirects, maxRedirects, allowHttpsToHttpRedirect, cookies, t, List.copyOf(requestHooks),
+          List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress);
+      return new Client(new ClientEngine(config));
+    }
+  }
+}

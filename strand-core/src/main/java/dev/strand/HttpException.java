@@ -1,0 +1,39 @@
+package dev.strand;
+
+/**
+ * Root of every exception Strand throws. Unchecked, and each carries the request it concerns.
+ *
+ * <pre>
+ * HttpException
+ * ├── TransportException            the exchange failed on the wire
+ * │   ├── ConnectException          no connection could be made
+ * │   ├── TimeoutException          a phase took longer than its {@link Timeout}
+ * │   │   ├── ConnectTimeoutException
+ * │   │   ├── ReadTimeoutException
+ * │   │   ├── WriteTimeoutException
+ * │   │   └── PoolTimeoutException
+ * │   └── ProtocolException         malformed peer data, or a local misuse of the protocol
+ * ├── TooManyRedirectsException
+ * ├── HttpStatusException           from {@link Response#raiseForStatus()}
+ * └── InvalidUrlException
+ * </pre>
+ *
+ * <p>Blocking calls throw these directly; futures from async calls complete exceptionally with them.
+ */
+public class HttpException extends RuntimeException {
+  private final transient Request request;
+
+  public HttpException(String message, Request request) {
+    this(message, request, null);
+  }
+
+  public HttpException(String message, Request request, Throwable cause) {
+    super(message, cause);
+    this.request = request;
+  }
+
+  /** The request this failure concerns; {@code null} only when no request could be built (a bad URL). */
+  public Request request() {
+    return request;
+  }
+}

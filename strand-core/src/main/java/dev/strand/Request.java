@@ -1,0 +1,246 @@
+package dev.strand;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An immutable HTTP request. The URL may be relative ({@code "/users?page=2"}) when the client
+ * that sends it has a {@code baseUrl}. Build variants with {@link #toBuilder()}.
+ *
+ * {@snippet :
+ * Request r = Request.builder("QUERY", "http://127.0.0.1:8080/search")
+ *     .header("Accept", "application/json")
+ *     .param("limit", "10")
+ *     .body(RequestBody.json("{\"q\": \"strand\"}"))
+ *     .build();
+ * }
+ */
+public final class Request {
+  private final String method;
+  private final URI url;
+  private final Headers headers;
+  private final RequestBody body;
+  private final Timeout timeout;
+  private final boolean expectContinue;
+
+  private Request(Builder b) {
+    this.method = b.method;
+    this.url = b.url;
+    this.headers = b.headers.build();
+    this.body = b.body;
+    this.timeout = b.timeout;
+    this.expectContinue = b.expectContinue;
+  }
+
+  /** A GET request. */
+  public static Request get(String url) {
+    return builder("GET", url).build();
+  }
+
+  /**
+   * A builder for any method token, {@code QUERY} and extension methods included.
+   *
+   * @throws IllegalArgumentException if {@code method} is not an HTTP token
+   * @throws InvalidUrlException if {@code url} cannot be parsed
+   */
+  public static Builder builder(String method, String url) {
+    return new Builder(method, parseUrl(url));
+  }
+
+  /** As {@link #builder(String, String)} with an already parsed URL. */
+  public static Builder builder(String method, URI url) {
+    return new Builder(method, checkUrl(url, url == null ? null : url.toString()));
+  }
+
+  public Builder toBuilder() {
+    Builder b = new Builder(method, url);
+    b.headers = headers.toBuilder();
+    b.body = body;
+    b.timeout = timeout;
+    b.expectContinue = expectContinue;
+    return b;
+  }
+
+  /** The method, as given (methods are case-sensitive). */
+  public String method() {
+    return method;
+  }
+
+  /** The URL, with query parameters added by the builder already encoded into it. */
+  public URI url() {
+    return url;
+  }
+
+  public Headers headers() {
+    return headers;
+  }
+
+  /** The body, or {@code null} for none. */
+  public RequestBody body() {
+    return body;
+  }
+
+  /** This request's own timeout, or {@code null} to use the client's. */
+  public Timeout timeout() {
+    return timeout;
+  }
+
+  /** Whether to send {@code Expect: 100-continue} and wait for the server before sending the body. */
+  public boolean expectContinue() {
+    return expectContinue;
+  }
+
+  @Override
+  public String toString() {
+    return method + " " + url;
+  }
+
+  /**
+   * Parses a URL for a request. Absolute URLs must be {@code http} or {@code https} with a host; a
+   * relative URL is a path (and query), resolved later against a client's base URL.
+   */
+  static URI parseUrl(String url) {
+    Objects.requireNonNull(url, "url");
+    URI uri;
+    try {
+      uri = new URI(url.strip());
+    } catch (URISyntaxException e) {
+      throw new InvalidUrlException("invalid URL \"" + Tokens.printable(url) + "\": " + e.getReason()
+          + " at index " + e.getIndex(), url, e);
+    }
+    return checkUrl(uri, url);
+  }
+
+  private static URI checkUrl(URI uri, String text) {
+    if (uri == null) {
+      throw new InvalidUrlException("URL must not be null", null);
+    }
+    if (uri.isOpaque()) {
+      throw new InvalidUrlException("invalid URL \"" + text + "\": not a hierarchical http(s) URL", text);
+    }
+    if (uri.getScheme() != null) {
+      String scheme = uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+      if (!scheme.equals("http") && !scheme.equals("https")) {
+        throw new InvalidUrlException(
+            "invalid URL \"" + text + "\": scheme must be http or https, not " + uri.getScheme(), text);
+      }
+      if (uri.getHost() == null || uri.getHost().isEmpty()) {
+        throw new InvalidUrlException("invalid URL \"" + text + "\": no host", text);
+      }
+    }
+    return uri;
+  }
+
+  /** Collects the parts of a request. Not thread-safe; {@link #build()} makes an immutable copy. */
+  public static final class Builder {
+    private final String method;
+    private URI url;
+    private Headers.Builder headers = Headers.builder();
+    private RequestBody body;
+    private Timeout timeout;
+    private boolean expectContinue;
+
+    private Builder(String method, URI url) {
+      Objects.requireNonNull(method, "method");
+      if (!Tokens.isToken(method)) {
+        throw new IllegalArgumentException("method is not a valid HTTP token: \"" + Tokens.printable(method) + "\"");
+      }
+      this.method = method;
+      this.url = url;
+    }
+
+    /** Appends a header field (a name may repeat). */
+    public Builder header(String name, String value) {
+      headers.add(name, value);
+      return this;
+    }
+
+    /** Replaces every field named {@code name}. */
+    public Builder setHeader(String name, String value) {
+      headers.set(name, value);
+      return this;
+    }
+
+    public Builder removeHeader(String name) {
+      headers.remove(name);
+      return this;
+    }
+
+    public Builder headers(Headers all) {
+      headers.addAll(all);
+      return this;
+    }
+
+    /** Appends a query parameter, percent-encoding name and value. */
+    public Builder param(String name, String value) {
+      Objects.requireNonNull(name, "param name");
+      Objects.requireNonNull(value, () -> "value of param " + name);
+      String pair = URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20") + "="
+          + URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+      String raw = url.getRawQuery();
+      String query = raw == null || raw.isEmpty() ? pair : raw + "&" + pair;
+      url = withRawQuery(url, query);
+      return this;
+    }
+
+    /** Appends each entry as a query parameter. */
+    public Builder params(Map<String, String> params) {
+      params.forEach(this::param);
+      return this;
+    }
+
+    /** Sets the body, and its Content-Type unless a Content-Type header is already set. */
+    public Builder body(RequestBody body) {
+      this.body = body;
+      return this;
+    }
+
+    /** Shortcut for {@code body(RequestBody.of(text))}. */
+    public Builder body(String text) {
+      return body(RequestBody.of(text));
+    }
+
+    /** Shortcut for {@code body(RequestBody.of(bytes))}. */
+    public Builder body(byte[] bytes) {
+      return body(RequestBody.of(bytes));
+    }
+
+    /** This request's timeout, overriding the client's. */
+    public Builder timeout(Timeout timeout) {
+      this.timeout = timeout;
+      return this;
+    }
+
+    /** Send {@code Expect: 100-continue} and hold the body until the server agrees. */
+    public Builder expectContinue(boolean expectContinue) {
+      this.expectContinue = expectContinue;
+      return this;
+    }
+
+    public Request build() {
+      return new Request(this);
+    }
+  }
+
+  static URI withRawQuery(URI url, String rawQuery) {
+    StringBuilder sb = new StringBuilder();
+    if (url.getScheme() != null) {
+      sb.append(url.getScheme()).append(':');
+    }
+    if (url.getRawAuthority() != null) {
+      sb.append("//").append(url.getRawAuthority());
+    }
+    sb.append(url.getRawPath() == null ? "" : url.getRawPath());
+    if (rawQuery != null) {
+      sb.append('?').append(rawQuery);
+    }
+    if (url.getRawFragment() != null) {
+      sb.append('#').append(url.getRawFragment());
+    }
+    return URI.create(sb.toString());
+  }
+}

@@ -1,0 +1,230 @@
+package dev.strand;
+
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A response whose body has been read completely (the default, as in httpx). Immutable.
+ *
+ * {@snippet :
+ * Response r = client.get("http://127.0.0.1:8080/small");
+ * r.raiseForStatus();
+ * String json = r.text();
+ * }
+ *
+ * <p>{@link #builder(int)} makes responses for {@link MockTransport} handlers and tests.
+ */
+public final class Response implements ResponseHead {
+  private final int status;
+  private final String reason;
+  private final Headers headers;
+  private final Version version;
+  private final byte[] body;
+  private final Request request;
+  private final Duration elapsed;
+  private final List<Response> history;
+
+  private Response(Builder b) {
+    this.status = b.status;
+    this.reason = b.reason != null ? b.reason : StatusReasons.of(b.status);
+    this.headers = b.headers.build();
+    this.version = b.version;
+    this.body = b.body;
+    this.request = b.request;
+    this.elapsed = b.elapsed;
+    this.history = List.copyOf(b.history);
+  }
+
+  /** A builder for a response with this status (HTTP/1.1, no headers, empty body). */
+  public static Builder builder(int status) {
+    return new Builder(status);
+  }
+
+  public Builder toBuilder() {
+    Builder b = new Builder(status);
+    b.reason = reason;
+    b.headers = headers.toBuilder();
+    b.version = version;
+    b.body = body;
+    b.request = request;
+    b.elapsed = elapsed;
+    b.history = history;
+    return b;
+  }
+
+  @Override
+  public int status() {
+    return status;
+  }
+
+  @Override
+  public String reason() {
+    return reason;
+  }
+
+  @Override
+  public Headers headers() {
+    return headers;
+  }
+
+  @Override
+  public Version version() {
+    return version;
+  }
+
+  @Override
+  public Request request() {
+    return request;
+  }
+
+  /** The body, decompressed. The array is shared: do not modify it. */
+  public byte[] bytes() {
+    return body;
+  }
+
+  /** The body decoded with the charset of Content-Type, UTF-8 if none is named. */
+  public String text() {
+    return new String(body, charset());
+  }
+
+  /**
+   * The body parsed as JSON into {@code type} with Jackson.
+   *
+   * @throws IllegalStateException if Jackson ({@code jackson-databind}) is not on the class path
+   * @throws ProtocolException if the body is not valid JSON for {@code type}
+   */
+  public <T> T json(Class<T> type) {
+    return dev.strand.internal.Json.read(body, type, request);
+  }
+
+  /** Time from sending the request to having read the whole response (the last hop's). */
+  public Duration elapsed() {
+    return elapsed;
+  }
+
+  /** The redirect responses that led here, oldest first; empty when no redirect was followed. */
+  public List<Response> history() {
+    return history;
+  }
+
+  /**
+   * Returns this response if its status is below 400.
+   *
+   * @throws HttpStatusException for 4xx and 5xx
+   */
+  public Response raiseForStatus() {
+    if (status >= 400) {
+      String kind = status < 500 ? "client error" : "server error";
+      throw new HttpStatusException(status + " " + reason + " (" + kind + ") for " + request, this);
+    }
+    return this;
+  }
+
+  /** The charset named by Content-Type, or UTF-8. */
+  public Charset charset() {
+    return charsetOf(headers.first("Content-Type"));
+  }
+
+  @Override
+  public String toString() {
+    return "Response{" + status + " " + reason + ", " + version + ", " + body.length + " bytes, " + request + "}";
+  }
+
+  static Charset charsetOf(String contentType) {
+    if (contentType != null) {
+      for (String param : contentType.split(";")) {
+        String p = param.strip();
+        if (p.regionMatches(true, 0, "charset=", 0, 8)) {
+          String name = p.substring(8).strip().replace("\"", "");
+          try {
+            return Charset.forName(name);
+          } catch (RuntimeException unknownCharset) {
+            return StandardCharsets.UTF_8;
+          }
+        }
+      }
+    }
+    return StandardCharsets.UTF_8;
+  }
+
+  /** Builds a {@link Response}; for transports, the client and tests. */
+  public static final class Builder {
+    private final int status;
+    private String reason;
+    private Headers.Builder headers = Headers.builder();
+    private Version version = Version.HTTP_1_1;
+    private byte[] body = new byte[0];
+    private Request request;
+    private Duration elapsed = Duration.ZERO;
+    private List<Response> history = List.of();
+
+    private Builder(int status) {
+      if (status < 100 || status > 999) {
+        throw new IllegalArgumentException("status must be a 3-digit code: " + status);
+      }
+      this.status = status;
+    }
+
+    public Builder reason(String reason) {
+      this.reason = reason;
+      return this;
+    }
+
+    public Builder header(String name, String value) {
+      headers.add(name, value);
+      return this;
+    }
+
+    public Builder headers(Headers all) {
+      headers = all.toBuilder();
+      return this;
+    }
+
+    public Builder version(Version version) {
+      this.version = Objects.requireNonNull(version);
+      return this;
+    }
+
+    /** The body; the array is kept, not copied. */
+    public Builder body(byte[] body) {
+      this.body = Objects.requireNonNull(body);
+      return this;
+    }
+
+    /** A UTF-8 text body; sets Content-Type to text/plain unless one is set. */
+    public Builder body(String text) {
+      if (!headers.contains("Content-Type")) {
+        headers.add("Content-Type", "text/plain; charset=utf-8");
+      }
+      return body(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A JSON text body with Content-Type application/json. */
+    public Builder json(String jsonText) {
+      headers.set("Content-Type", "application/json");
+      return body(jsonText.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public Builder request(Request request) {
+      this.request = request;
+      return this;
+    }
+
+    public Builder elapsed(Duration elapsed) {
+      this.elapsed = Objects.requireNonNull(elapsed);
+      return this;
+    }
+
+    public Builder history(List<Response> history) {
+      this.history = Objects.requireNonNull(history);
+      return this;
+    }
+
+    public Response build() {
+      return new Response(this);
+    }
+  }
+}

@@ -1,0 +1,218 @@
+package dev.strand;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+
+/**
+ * A response whose status and headers have arrived and whose body is read on demand, with
+ * backpressure: bytes are pulled from the network only as fast as the caller consumes them, so a
+ * body of any size streams in bounded memory. Always close it (try-with-resources): closing before
+ * the end discards the connection, reading to the end returns it to the pool.
+ *
+ * {@snippet :
+ * try (StreamingResponse r = client.stream(Request.get(url))) {
+ *   for (byte[] chunk : r.chunks()) {
+ *     out.write(chunk);
+ *   }
+ * }
+ * }
+ */
+public final class StreamingResponse implements ResponseHead, AutoCloseable {
+  private final Request request;
+  private final int status;
+  private final String reason;
+  private final Headers headers;
+  private final Version version;
+  private final ResponseBody body;
+  private InputStream stream;
+  private boolean chunksTaken;
+
+  private StreamingResponse(
+      Request request, int status, String reason, Headers headers, Version version, ResponseBody body) {
+    this.request = request;
+    this.status = status;
+    this.reason = reason != null ? reason : StatusReasons.of(status);
+    this.headers = Objects.requireNonNull(headers, "headers");
+    this.version = Objects.requireNonNull(version, "version");
+    this.body = Objects.requireNonNull(body, "body");
+  }
+
+  /** For transports: a response head with the body still to be read from {@code body}. */
+  public static StreamingResponse of(
+      Request request, int status, String reason, Headers headers, Version version, ResponseBody body) {
+    return new StreamingResponse(request, status, reason, headers, version, body);
+  }
+
+  /** For mocks and tests: a response already in memory, to be read as a stream. */
+  public static StreamingResponse of(Response response) {
+    return new StreamingResponse(response.request(), response.status(), response.reason(), response.headers(),
+        response.version(), ResponseBody.of(response.bytes()));
+  }
+
+  /** The same head with another body (for example a decompressing view of this one). */
+  public StreamingResponse withBody(Headers headers, ResponseBody body) {
+    return new StreamingResponse(request, status, reason, headers, version, body);
+  }
+
+  /** The same head and body, attributed to another request (for example after a redirect). */
+  public StreamingResponse withRequest(Request request) {
+    return new StreamingResponse(request, status, reason, headers, version, body);
+  }
+
+  @Override
+  public int status() {
+    return status;
+  }
+
+  @Override
+  public String reason() {
+    return reason;
+  }
+
+  @Override
+  public Headers headers() {
+    return headers;
+  }
+
+  @Override
+  public Version version() {
+    return version;
+  }
+
+  @Override
+  public Request request() {
+    return request;
+  }
+
+  /** The body source itself, for code that drives reading (the client, adapters). */
+  public ResponseBody responseBody() {
+    return body;
+  }
+
+  /**
+   * The body as an {@link InputStream}; the same stream on every call. Reading fails with an
+   * {@link IOException} whose cause is the {@link HttpException}; closing it closes this response.
+   */
+  public synchronized InputStream body() {
+    if (chunksTaken) {
+      throw new IllegalStateException("the body is already being read through chunks()");
+    }
+    if (stream == null) {
+      stream = new ChunkInputStream(body);
+    }
+    return stream;
+  }
+
+  /**
+   * The body as a one-shot sequence of byte chunks, in arrival order.
+   *
+   * @throws TransportException from {@code next()} if reading fails
+   */
+  public synchronized Iterable<byte[]> chunks() {
+    if (stream != null || chunksTaken) {
+      throw new IllegalStateException("the body is already being read");
+    }
+    chunksTaken = true;
+    return () -> new Iterator<>() {
+      private byte[] next;
+      private boolean done;
+
+      @Override
+      public boolean hasNext() {
+        if (next == null && !done) {
+          next = body.readChunk();
+          done = next == null;
+        }
+        return next != null;
+      }
+
+      @Override
+      public byte[] next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        byte[] out = next;
+        next = null;
+        return out;
+      }
+    };
+  }
+
+  /** Reads the rest of the body (blocking) into a {@link Response}. */
+  public Response readAll() {
+    byte[] bytes = Futures.await(body.readAll(Long.MAX_VALUE), request);
+    return Response.builder(status).reason(reason).headers(headers).version(version).body(bytes).request(request).build();
+  }
+
+  /** Releases the connection: back to the pool if the body was read to its end, else discarded. */
+  @Override
+  public void close() {
+    body.close();
+  }
+
+  @Override
+  public String toString() {
+    return "StreamingResponse{" + status + " " + reason + ", " + version + ", " + request + "}";
+  }
+
+  /** An InputStream over a chunk source, holding at most one chunk. */
+  private static final class ChunkInputStream extends InputStream {
+    private final ResponseBody source;
+    private byte[] chunk;
+    private int pos;
+    private boolean eof;
+
+    ChunkInputStream(ResponseBody source) {
+      this.source = source;
+    }
+
+    private boolean fill() throws IOException {
+      while (!eof && (chunk == null || pos == chunk.length)) {
+        try {
+          chunk = source.readChunk();
+        } catch (HttpException e) {
+          throw new IOException(e.getMessage(), e);
+        } catch (UncheckedIOException e) {
+          throw e.getCause();
+        }
+        pos = 0;
+        eof = chunk == null;
+      }
+      return !eof;
+    }
+
+    @Override
+    public int read() throws IOException {
+      return fill() ? chunk[pos++] & 0xff : -1;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      Objects.checkFromIndexSize(off, len, b.length);
+      if (len == 0) {
+        return 0;
+      }
+      if (!fill()) {
+        return -1;
+      }
+      int n = Math.min(len, chunk.length - pos);
+      System.arraycopy(chunk, pos, b, off, n);
+      pos += n;
+      return n;
+    }
+
+    @Override
+    public int available() {
+      return chunk == null ? 0 : chunk.length - pos;
+    }
+
+    @Override
+    public void close() {
+      source.close();
+    }
+  }
+}

@@ -1,0 +1,13 @@
+/** Strand: an HTTP client. Only {@code dev.strand} is API; {@code dev.strand.internal.*} is not exported. */
+module dev.strand {
+  exports dev.strand;
+
+  requires io.netty.buffer;
+  requires io.netty.codec;
+  requires io.netty.codec.http;
+  requires io.netty.common;
+  requires io.netty.handler;
+  requires io.netty.transport;
+  requires io.netty.transport.classes.epoll;
+  requires static com.fasterxml.jackson.databind;
+}
