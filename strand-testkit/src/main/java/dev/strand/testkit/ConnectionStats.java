@@ -1,0 +1,41 @@
+package dev.strand.testkit;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counts accepted and open connections; one shared instance sits first in every child pipeline. */
+@ChannelHandler.Sharable
+final class ConnectionStats extends ChannelInboundHandlerAdapter {
+
+    private final LongAdder accepted = new LongAdder();
+    private final AtomicInteger open = new AtomicInteger();
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        accepted.increment();
+        open.incrementAndGet();
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        open.decrementAndGet();
+        super.channelInactive(ctx);
+    }
+
+    long accepted() {
+        return accepted.sum();
+    }
+
+    int open() {
+        return open.get();
+    }
+
+    /** Only the accepted total resets: open connections are still open. */
+    void reset() {
+        accepted.reset();
+    }
+}

@@ -1,0 +1,180 @@
+package dev.strand.testkit;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Bodies produced piece by piece, written only while the channel is writable, so a multi-GiB response costs
+ * the server no more memory than the write-buffer high-water mark.
+ */
+final class StreamingEndpoints {
+
+    // Pieces written per event-loop turn, so one fast stream cannot starve the loop's other connections.
+    private static final int PIECES_PER_TURN = 16;
+
+    private StreamingEndpoints() {
+    }
+
+    /** {@code /bytes/N}: N pattern bytes with Content-Length, in 64 KiB pieces. */
+    static Exchange bytes(long n) {
+        return new PatternStream(n, Canned.MAX_SLICE, false);
+    }
+
+    /** {@code /chunked/N}: N pattern bytes, chunked, 8 KiB per chunk. */
+    static Exchange chunked(long n) {
+        return new PatternStream(n, 8 * 1024, true);
+    }
+
+    /** {@code /stream/N}: N JSON lines, chunked, one chunk per line. */
+    static Exchange lines(long n) {
+        return new LineStream(n);
+    }
+
+    /** Writes the head, then pulls pieces from {@link #next()} while the channel is writable. */
+    abstract static class Streamer extends Exchange {
+        private HttpConnection conn;
+        private boolean pumping;
+        private boolean finished;
+
+        abstract HttpResponse head();
+
+        abstract boolean hasNext();
+
+        abstract ByteBuf next();
+
+        @Override
+        final void onRequestComplete(HttpConnection c) {
+            conn = c;
+            c.sendHead(head());
+            if (c.isHead()) {
+                finished = true;
+                c.endResponse();
+            } else {
+                pump();
+            }
+        }
+
+        @Override
+        final void onWritable(HttpConnection c) {
+            pump();
+        }
+
+        @Override
+        final void onClose(HttpConnection c) {
+            finished = true;
+        }
+
+        private void pump() {
+            if (pumping || finished) {
+                return;
+            }
+            pumping = true;
+            try {
+                Channel ch = conn.channel();
+                int budget = PIECES_PER_TURN;
+                while (hasNext() && budget > 0) {
+                    if (!ch.isWritable()) {
+                        conn.ctx().flush();
+                        if (!ch.isWritable()) {
+                            break; // channelWritabilityChanged resumes us.
+                        }
+                    }
+                    conn.sendContent(new DefaultHttpContent(next()));
+                    budget--;
+                }
+                if (!hasNext()) {
+                    finished = true;
+                    conn.endResponse();
+                    conn.ctx().flush();
+                } else {
+                    conn.ctx().flush();
+                    if (budget == 0 && ch.isActive()) {
+                        ch.eventLoop().execute(this::pump);
+                    }
+                }
+            } finally {
+                pumping = false;
+            }
+        }
+    }
+
+    private static final class PatternStream extends Streamer {
+        private final long total;
+        private final int piece;
+        private final boolean chunked;
+        private long sent;
+
+        PatternStream(long total, int piece, boolean chunked) {
+            this.total = total;
+            this.piece = piece;
+            this.chunked = chunked;
+        }
+
+        @Override
+        HttpResponse head() {
+            HttpResponse res = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            res.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_OCTET_STREAM);
+            if (chunked) {
+                res.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+            } else {
+                res.headers().set(HttpHeaderNames.CONTENT_LENGTH, total);
+            }
+            return res;
+        }
+
+        @Override
+        boolean hasNext() {
+            return sent < total;
+        }
+
+        @Override
+        ByteBuf next() {
+            int n = (int) Math.min(piece, total - sent);
+            ByteBuf slice = Canned.pattern(sent, n);
+            sent += n;
+            return slice;
+        }
+    }
+
+    private static final class LineStream extends Streamer {
+        private final long total;
+        private long sent;
+
+        LineStream(long total) {
+            this.total = total;
+        }
+
+        @Override
+        HttpResponse head() {
+            HttpResponse res = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            res.headers()
+                    .set(HttpHeaderNames.CONTENT_TYPE, "application/x-ndjson")
+                    .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+            return res;
+        }
+
+        @Override
+        boolean hasNext() {
+            return sent < total;
+        }
+
+        @Override
+        ByteBuf next() {
+            String line = new Json().beginObject()
+                    .name("id").value(sent)
+                    .name("message").value("line " + sent + " of " + total)
+                    .endObject() + "\n";
+            sent++;
+            return Unpooled.wrappedBuffer(line.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+}
