@@ -10,4 +10,5 @@ module dev.strand {
   requires io.netty.transport;
   requires io.netty.transport.classes.epoll;
   requires static com.fasterxml.jackson.databind;
+  requires static com.github.luben.zstd_jni;
 }

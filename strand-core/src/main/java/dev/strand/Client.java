@@ -108,6 +108,14 @@ public final class Client implements AutoCloseable {
     return send(shortcut("QUERY", url, body));
   }
 
+  /**
+   * The cookies this client holds now, unexpired, in storage order; empty when cookies are off.
+   * A snapshot: later responses do not change the returned list.
+   */
+  public List<Cookie> cookies() {
+    return engine.cookies();
+  }
+
   /** Connections per origin, and which I/O transport is in use. */
   public ClientStats stats() {
     return engine.stats();

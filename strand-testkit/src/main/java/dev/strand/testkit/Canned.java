@@ -43,6 +43,10 @@ final class Canned {
     private Canned() {
     }
 
+    /** Does nothing; calling it runs the static initializer. */
+    static void warmUp() {
+    }
+
     /** Bytes {@code [offset, offset + length)} of the Payloads sequence, {@code length <= MAX_SLICE}. */
     static ByteBuf pattern(long offset, int length) {
         return PATTERN.slice((int) (offset & 255), length);

@@ -21,6 +21,9 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -35,6 +38,8 @@ import java.util.Map;
  * and writability callbacks are flushed at once.
  */
 final class HttpConnection extends ChannelInboundHandlerAdapter {
+
+    private static final InternalLogger LOG = InternalLoggerFactory.getInstance(HttpConnection.class);
 
     // Beyond this many queued pipelined messages, stop reading until the queue drains.
     private static final int MAX_QUEUED = 64;
@@ -121,7 +126,10 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        // Clients of a test server reset and abandon connections on purpose; nothing here is worth a log line.
+        // Clients of a test server reset and abandon connections on purpose: I/O errors are routine, not news.
+        if (!(cause instanceof IOException)) {
+            LOG.warn("strand-testkit: closing {} after an unexpected error", ctx.channel(), cause);
+        }
         closing = true;
         ctx.close();
     }
@@ -166,14 +174,15 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         current = Routes.route(path);
-        boolean expectContinue = HttpUtil.is100ContinueExpected(req);
-        if (HttpUtil.isUnsupportedExpectation(req) || (expectContinue && !current.acceptsExpectation(this))) {
+        // HTTP/1.0 clients' Expect headers must be ignored (RFC 9110 10.1.1).
+        boolean expects = !http10 && req.headers().contains(HttpHeaderNames.EXPECT);
+        if (expects && (!HttpUtil.is100ContinueExpected(req) || !current.acceptsExpectation(this))) {
             sendAndClose(status(HttpResponseStatus.EXPECTATION_FAILED));
             return;
         }
         current.onRequest(this);
         // Only now: onRequest may already have answered (413), and then the client must not send the body.
-        if (expectContinue && !responseDone && !closing) {
+        if (expects && !responseDone && !closing) {
             ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
         }
     }
@@ -215,7 +224,8 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         draining = true;
         try {
             Object msg;
-            while (current == null && !closing && (msg = queued.poll()) != null) {
+            // Stop at a request that is fully read but not yet answered; its answer resumes the drain.
+            while (!closing && (current == null || !requestDone) && (msg = queued.poll()) != null) {
                 handle(msg);
             }
         } finally {

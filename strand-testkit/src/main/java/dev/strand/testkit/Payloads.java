@@ -23,7 +23,7 @@ public final class Payloads {
             .getBytes(StandardCharsets.US_ASCII);
 
     /** The body of {@code /big}: the first 96256 bytes (94 KiB) of the deterministic sequence. */
-    public static final byte[] BIG = bytes(96 * 1024 + 2 * 1024);
+    public static final byte[] BIG = bytes(94 * 1024);
 
     /** The uncompressed JSON that {@code /gzip} sends gzip-compressed. */
     public static final byte[] GZIP_JSON = paddedJson("gzipped");
@@ -56,7 +56,7 @@ public final class Payloads {
         return (byte) (index * 31 + 7);
     }
 
-    /** {"gzipped": true, "lines": [...]} of about 4 KiB: compressible, but not trivially so. */
+    /** {"gzipped": true, "lines": [...]} of about 5 KiB: compressible, but not trivially so. */
     private static byte[] paddedJson(String flag) {
         Json json = new Json().beginObject().name(flag).value(true).name("lines").beginArray();
         for (int i = 0; i < 64; i++) {

@@ -43,7 +43,9 @@ final class Routes {
             case "/chunked" -> withLength(arg, n -> StreamingEndpoints.chunked(n));
             case "/stream" -> withLength(arg, n -> StreamingEndpoints.lines(n));
             case "/delay" -> withLength(arg, ms -> new TimedEndpoints.Delay(ms));
-            case "/redirect" -> withLength(arg, n -> n < 1 ? badRequest("redirect count must be >= 1") : BasicEndpoints.redirect(n));
+            case "/redirect" -> withLength(arg, n -> n < 1
+                    ? badRequest("redirect count must be >= 1")
+                    : BasicEndpoints.redirect(n));
             case "/status" -> withLength(arg, BasicEndpoints::status);
             case "/basic-auth" -> BasicEndpoints.basicAuth(arg);
             case "/fault" -> FaultEndpoints.route(arg);

@@ -1,0 +1,386 @@
+package dev.strand.bench;
+
+import dev.strand.bench.clients.Clients;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/strand bench}: starts the testkit server on loopback (its own JVM), runs each client in its own
+ * fresh JVM per scenario, the references (wrk, aiohttp) when present, and the defaults probes; prints the
+ * markdown report and writes results.json, results.csv, SVG charts and index.html.
+ */
+@Command(name = "strand bench", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Side-by-side benchmark of Java HTTP clients against a loopback server.",
+        "Presets: default (thorough, about an hour on 2 cores), --quick (indicative, under 3 minutes), "
+            + "--smoke (CI, seconds). Explicit options override the preset."})
+public final class BenchMain implements Callable<Integer> {
+
+  static final List<String> REFERENCES = List.of("wrk", "aiohttp");
+
+  @Option(names = "--quick", description = "Indicative run: strand, strand-sync, jdk, okhttp, reactor + wrk; "
+      + "c = 10,100; /small; short warm-up.")
+  boolean quick;
+
+  @Option(names = "--smoke", description = "CI smoke: strand and jdk, c = 2, /small, about a second per cell; "
+      + "exits 1 if any cell fails.")
+  boolean smoke;
+
+  @Option(names = "--clients", split = ",", paramLabel = "NAME",
+      description = "Clients, comma-separated: strand, strand-sync, jdk, jdk-sync, okhttp, apache, jetty, reactor, "
+          + "vertx, helidon, and the references wrk, aiohttp (run only if installed). Default: all.")
+  List<String> clients;
+
+  @Option(names = "--concurrency", split = ",", paramLabel = "N", description = "Levels. Default 1,10,50,100,500.")
+  List<Integer> concurrency;
+
+  @Option(names = "--scenario", split = ",", paramLabel = "PATH",
+      description = "Scenarios: /small, /big, /delay/MS (leading slash optional). Default /small,/big,/delay/50.")
+  List<String> scenarios;
+
+  @Option(names = "--warmup", paramLabel = "S", description = "Warm-up seconds at the start of each JVM. Default 10.")
+  Double warmup;
+
+  @Option(names = "--rewarm", paramLabel = "S", description = "Warm-up seconds before each further level. Default 2.")
+  Double rewarm;
+
+  @Option(names = "--duration", paramLabel = "S", description = "Seconds per timed batch. Default 3.")
+  Double duration;
+
+  @Option(names = "--batches", paramLabel = "K", description = "Timed batches per cell. Default 5.")
+  Integer batches;
+
+  @Option(names = "--server", paramLabel = "URL",
+      description = "Benchmark this server instead of starting the embedded one (its /stats is used if it has one).")
+  URI server;
+
+  @Option(names = "--server-threads", paramLabel = "N", description = "I/O threads of the embedded server. Default 1.")
+  int serverThreads = 1;
+
+  @Option(names = "--timeout", paramLabel = "S", description = "Connect/read/pool timeout given to every client. "
+      + "Default 30.")
+  double timeout = 30;
+
+  @Option(names = "--max-requests", paramLabel = "M", description = "Cap on requests per level (with the time bound). "
+      + "Default 50000000.")
+  long maxRequests = 50_000_000L;
+
+  @Option(names = "--defaults", negatable = true, description = "Run the client-defaults report (/never probes). "
+      + "Default on, off for --smoke.")
+  Boolean defaults;
+
+  @Option(names = "--defaults-watchdog", paramLabel = "S", description = "Watchdog for the /never probes. Default 8.")
+  double defaultsWatchdog = 8;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Output directory. Default bench-results/<timestamp>/.")
+  Path out;
+
+  @Option(names = "--strict", description = "Exit 1 if any cell failed or had errors (on for --smoke).")
+  boolean strict;
+
+  private final PrintStream stdout;
+  private final PrintStream stderr;
+
+  public BenchMain() {
+    this(System.out, System.err);
+  }
+
+  BenchMain(PrintStream stdout, PrintStream stderr) {
+    this.stdout = stdout;
+    this.stderr = stderr;
+  }
+
+  public static void main(String[] args) {
+    int code = new CommandLine(new BenchMain()).execute(args);
+    System.exit(code);
+  }
+
+  /** Runs the bench with {@code args} in this JVM (children are still separate processes); returns the exit code. */
+  public static int run(PrintStream stdout, PrintStream stderr, String... args) {
+    return new CommandLine(new BenchMain(stdout, stderr)).execute(args);
+  }
+
+  private String preset() {
+    return smoke ? "smoke" : quick ? "quick" : "default";
+  }
+
+  private void applyPreset() {
+    if (smoke) {
+      clients = clients != null ? clients : List.of("strand", "jdk");
+      concurrency = concurrency != null ? concurrency : List.of(2);
+      scenarios = scenarios != null ? scenarios : List.of("/small");
+      warmup = warmup != null ? warmup : 1.0;
+      rewarm = rewarm != null ? rewarm : 0.5;
+      duration = duration != null ? duration : 0.5;
+      batches = batches != null ? batches : 2;
+      defaults = defaults != null ? defaults : false;
+      strict = true;
+    } else if (quick) {
+      clients = clients != null ? clients : List.of("strand", "strand-sync", "jdk", "okhttp", "reactor", "wrk");
+      concurrency = concurrency != null ? concurrency : List.of(10, 100);
+      scenarios = scenarios != null ? scenarios : List.of("/small");
+      warmup = warmup != null ? warmup : 5.0;
+      rewarm = rewarm != null ? rewarm : 1.0;
+      duration = duration != null ? duration : 2.0;
+      batches = batches != null ? batches : 3;
+    }
+    List<String> all = new ArrayList<>(Clients.javaClients());
+    all.addAll(REFERENCES);
+    clients = clients == null || clients.equals(List.of("all")) ? all : clients;
+    concurrency = concurrency != null ? concurrency : List.of(1, 10, 50, 100, 500);
+    scenarios = (scenarios != null ? scenarios : List.of("/small", "/big", "/delay/50")).stream()
+        .map(x -> x.startsWith("/") ? x : "/" + x).toList();
+    warmup = warmup != null ? warmup : 10.0;
+    rewarm = rewarm != null ? rewarm : 2.0;
+    duration = duration != null ? duration : 3.0;
+    batches = batches != null ? batches : 5;
+    defaults = defaults != null ? defaults : true;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    applyPreset();
+    for (String c : clients) {
+      if (!Clients.isKnown(c) && !REFERENCES.contains(c)) {
+        stderr.println("strand bench: unknown client \"" + c + "\"; known: " + Clients.javaClients() + " + "
+            + REFERENCES);
+        return 2;
+      }
+    }
+    if (concurrency.stream().anyMatch(c -> c < 1) || batches < 1 || duration <= 0) {
+      stderr.println("strand bench: concurrency, batches and duration must be positive");
+      return 2;
+    }
+    String started = DateTimeFormatter.ISO_INSTANT.format(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    Path dir = out != null ? out : Path.of("bench-results",
+        DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()));
+    Files.createDirectories(dir);
+    String machineDesc = machine();
+    Path logs = Files.createDirectories(dir.resolve("logs"));
+    Progress progress = new Progress(stderr, System.console() != null && stderr == System.err);
+    List<String> notes = new ArrayList<>();
+    if (!preset().equals("default")) {
+      notes.add("Preset " + preset() + ": indicative only (short warm-up, few levels and batches). "
+          + "Run without --quick for the thorough numbers.");
+    }
+
+    ServerProcess embedded = null;
+    URI base;
+    String serverDesc;
+    if (server != null) {
+      base = server;
+      serverDesc = "external " + server;
+    } else {
+      progress.update("starting the testkit server");
+      embedded = ServerProcess.start(serverThreads);
+      base = embedded.baseUri();
+      serverDesc = "embedded strand-testkit TestServer at " + base + ", own JVM, " + serverThreads
+          + " I/O thread(s), " + embedded.transport();
+    }
+    try {
+      URI statsBase = ServerStats.accepted(base) >= 0 ? base : null;
+      if (statsBase == null) {
+        notes.add("The server has no /stats: connections accepted are not reported.");
+      }
+      Map<String, Integer> expected = new LinkedHashMap<>();
+      for (String scenario : scenarios) {
+        expected.put(scenario, probeLength(base.resolve(scenario)));
+      }
+
+      Map<String, String> setups = new LinkedHashMap<>();
+      List<String> runClients = new ArrayList<>();
+      for (String c : clients) {
+        if (c.equals("wrk")) {
+          if (!WrkRunner.available()) {
+            notes.add("wrk is not installed (Debian package wrk): no C reference in this run.");
+            continue;
+          }
+          setups.put(c, WrkRunner.SETUP);
+        } else if (c.equals("aiohttp")) {
+          if (!AiohttpRunner.available()) {
+            notes.add("aiohttp is not importable by /usr/bin/python3 (Debian package python3-aiohttp): "
+                + "no Python reference in this run.");
+            continue;
+          }
+          setups.put(c, AiohttpRunner.SETUP + " (aiohttp " + AiohttpRunner.version() + ")");
+        } else {
+          setups.put(c, Clients.get(c).setup());
+        }
+        runClients.add(c);
+      }
+
+      List<DefaultsProbe.Defaults> defaultsRows = List.of();
+      if (defaults) {
+        progress.update("defaults report: GET /never with each client's defaults (watchdog "
+            + (int) defaultsWatchdog + " s)");
+        defaultsRows = defaultsReport(runClients, base, logs);
+      }
+
+      List<Cell> cells = new ArrayList<>();
+      int steps = scenarios.size() * runClients.size();
+      int step = 0;
+      Duration warm = secs(warmup);
+      Duration re = secs(rewarm);
+      Duration each = secs(duration);
+      for (String scenario : scenarios) {
+        URI url = base.resolve(scenario);
+        int expect = expected.get(scenario);
+        for (String client : runClients) {
+          step++;
+          progress.step("[" + step + "/" + steps + "]");
+          if (client.equals("wrk")) {
+            for (int c : concurrency) {
+              cells.add(WrkRunner.level(url, scenario, c, re, each, batches, statsBase, progress::update));
+            }
+          } else if (client.equals("aiohttp")) {
+            cells.addAll(AiohttpRunner.run(url, scenario, concurrency, expect, warm, re, each, batches, statsBase,
+                progress::update, logs.resolve("aiohttp.log")));
+          } else {
+            cells.addAll(javaClient(client, url, scenario, expect, statsBase, progress, logs));
+          }
+        }
+      }
+      progress.done();
+
+      String finished = DateTimeFormatter.ISO_INSTANT.format(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+      notes.add("Load average (1 min) at the end: " + loadAverage() + " on "
+          + Runtime.getRuntime().availableProcessors() + " cores; anything else running skews the numbers.");
+      Results.Meta meta = new Results.Meta(started, finished, preset(), machineDesc, "java " + Runtime.version() + " ("
+          + System.getProperty("java.vm.name") + ")", serverDesc, server == null, scenarios, concurrency, runClients,
+          warmup, rewarm, duration, batches, timeout, notes);
+      Results partial = new Results(meta, cells, defaultsRows, List.of(), setups);
+      Results results = new Results(meta, cells, defaultsRows, Targets.evaluate(partial), setups);
+      String md = Report.write(results, dir);
+      stdout.print(md);
+      stdout.println();
+      stdout.println("Wrote " + dir.toAbsolutePath() + "/{report.md,results.json,results.csv,index.html,*.svg}");
+      stdout.flush();
+      boolean bad = cells.stream().anyMatch(c -> !c.status().equals("ok"));
+      return strict && bad ? 1 : 0;
+    } finally {
+      if (embedded != null) {
+        embedded.close();
+      }
+    }
+  }
+
+  private List<Cell> javaClient(String client, URI url, String scenario, int expect, URI statsBase, Progress progress,
+      Path logs) {
+    List<String> args = new ArrayList<>(List.of("--client", client, "--url", url.toString(), "--scenario", scenario,
+        "--levels", String.join(",", concurrency.stream().map(String::valueOf).toList()),
+        "--expect-bytes", Integer.toString(expect), "--warmup", Double.toString(warmup),
+        "--rewarm", Double.toString(rewarm), "--duration", Double.toString(duration),
+        "--batches", Integer.toString(batches), "--max-requests", Long.toString(maxRequests),
+        "--timeout", Double.toString(timeout)));
+    if (statsBase != null) {
+      args.addAll(List.of("--stats-url", statsBase.toString()));
+    }
+    Duration budget = secs(warmup + concurrency.size() * (rewarm + batches * duration + timeout + 10) + 60);
+    Children.Outcome o = Children.run(Children.java(forwardedProperties(), ClientRunner.class, args), budget,
+        progress::update, logs.resolve(client + "-" + Report.slug(scenario) + ".log"));
+    List<Cell> cells = new ArrayList<>();
+    for (String line : o.results()) {
+      try {
+        cells.add(Report.json().readValue(line, Cell.class));
+      } catch (Exception e) {
+        cells.add(Cell.failed(client, "java", scenario, -1, "unreadable result: " + line));
+      }
+    }
+    for (int i = cells.size(); i < concurrency.size(); i++) {
+      cells.add(Cell.failed(client, client.startsWith("fake") ? "fake" : "java", scenario, concurrency.get(i),
+          o.describeFailure()));
+    }
+    return cells;
+  }
+
+  private List<DefaultsProbe.Defaults> defaultsReport(List<String> runClients, URI base, Path logs) {
+    Set<String> libraries = new LinkedHashSet<>();
+    for (String c : runClients) {
+      if (Clients.isKnown(c) && !c.startsWith("fake")) {
+        libraries.add(c.replace("-sync", ""));
+      }
+    }
+    Duration budget = secs(defaultsWatchdog + 60);
+    List<CompletableFuture<DefaultsProbe.Defaults>> probes = new ArrayList<>();
+    for (String lib : libraries) {
+      probes.add(CompletableFuture.supplyAsync(() -> {
+        Children.Outcome o = Children.run(Children.java(List.of(), DefaultsProbe.class, List.of("--client", lib,
+            "--url", base.toString(), "--watchdog", Double.toString(defaultsWatchdog))), budget, s -> { },
+            logs.resolve("defaults-" + lib + ".log"));
+        try {
+          return Report.json().readValue(o.results().getFirst(), DefaultsProbe.Defaults.class);
+        } catch (Exception e) {
+          return new DefaultsProbe.Defaults(lib, "?", "?", "?", "?", "?", "probe failed: " + o.describeFailure());
+        }
+      }, runnable -> Thread.ofPlatform().daemon().start(runnable)));
+    }
+    return probes.stream().map(CompletableFuture::join).toList();
+  }
+
+  private static List<String> forwardedProperties() {
+    List<String> out = new ArrayList<>();
+    System.getProperties().forEach((k, v) -> {
+      if (k.toString().startsWith("strand.bench.")) {
+        out.add("-D" + k + "=" + v);
+      }
+    });
+    return out;
+  }
+
+  /** One GET with the JDK client to learn the body length every response of a scenario must have. */
+  static int probeLength(URI url) throws Exception {
+    try (HttpClient c = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(10)).build()) {
+      HttpResponse<byte[]> r = c.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
+          HttpResponse.BodyHandlers.ofByteArray());
+      if (r.statusCode() != 200) {
+        throw new IllegalStateException("GET " + url + " answered " + r.statusCode() + ", not 200");
+      }
+      return r.body().length;
+    }
+  }
+
+  static String machine() {
+    String cpu = "?";
+    try {
+      cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+          .map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst().orElse("?");
+    } catch (Exception e) {
+      // Not Linux: the core count still says enough.
+    }
+    return Runtime.getRuntime().availableProcessors() + " cores (" + cpu + "), " + System.getProperty("os.name") + " "
+        + System.getProperty("os.version") + ", load average at start " + loadAverage();
+  }
+
+  /** The 1-minute load average: other work on the machine skews every number, so the report says how much. */
+  static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (Exception e) {
+      return "?";
+    }
+  }
+
+  private static Duration secs(double s) {
+    return Duration.ofMillis(Math.round(s * 1000));
+  }
+}

@@ -1,0 +1,68 @@
+package dev.strand.bench;
+
+import java.util.List;
+
+/**
+ * One measured cell: a client at one concurrency on one scenario. Nullable numbers mean "not measured"
+ * (a failed cell, or a figure a reference tool does not give).
+ *
+ * @param kind        {@code java} (a client under test), {@code reference} (wrk, aiohttp) or {@code fake}
+ * @param status      {@code ok}, {@code errors} (measured, but some responses failed their check) or {@code failed}
+ * @param requests    successful responses inside the timed batches
+ * @param errors      failed requests over the whole cell, warm-up included
+ * @param connections connections the server accepted during the cell, or null when the server cannot tell
+ */
+public record Cell(
+    String client,
+    String kind,
+    String scenario,
+    int concurrency,
+    String status,
+    String error,
+    List<Double> batchRps,
+    Double rps,
+    Double rpsMin,
+    Double rpsMax,
+    long requests,
+    long errors,
+    Double cpuUsPerRequest,
+    Double p50Ms,
+    Double p99Ms,
+    Long connections) {
+
+  public static Cell failed(String client, String kind, String scenario, int concurrency, String error) {
+    return new Cell(client, kind, scenario, concurrency, "failed", error, List.of(), null, null, null, 0, 0,
+        null, null, null, null);
+  }
+
+  public boolean measured() {
+    return rps != null;
+  }
+
+  public Cell withConnections(Long c) {
+    return new Cell(client, kind, scenario, concurrency, status, error, batchRps, rps, rpsMin, rpsMax, requests,
+        errors, cpuUsPerRequest, p50Ms, p99Ms, c);
+  }
+
+  public Cell withScenario(String s) {
+    return new Cell(client, kind, s, concurrency, status, error, batchRps, rps, rpsMin, rpsMax, requests,
+        errors, cpuUsPerRequest, p50Ms, p99Ms, connections);
+  }
+
+  /** Builds a measured cell from per-batch req/s; the median and range are computed here, once. */
+  public static Cell measured(String client, String kind, String scenario, int concurrency, List<Double> batchRps,
+      long requests, long errors, String firstError, Double cpuUsPerRequest, Double p50Ms, Double p99Ms,
+      Long connections) {
+    if (batchRps.isEmpty() || requests == 0) {
+      return new Cell(client, kind, scenario, concurrency, "failed",
+          firstError != null ? firstError : "no successful response in the timed batches", List.of(), null, null,
+          null, 0, errors, null, null, null, connections);
+    }
+    List<Double> sorted = batchRps.stream().sorted().toList();
+    int n = sorted.size();
+    double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    String status = errors == 0 ? "ok" : "errors";
+    return new Cell(client, kind, scenario, concurrency, status, errors == 0 ? null : firstError, batchRps,
+        median, sorted.get(0), sorted.get(n - 1), requests, errors, cpuUsPerRequest, p50Ms, p99Ms, connections);
+  }
+}

@@ -1,0 +1,143 @@
+package dev.strand.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/** Starts the bench's child processes (client JVMs, wrk, python) and collects what they print, under a watchdog. */
+final class Children {
+
+  /** What a child left behind: its {@code RESULT} payloads, exit code, and the tail of its stderr. */
+  record Outcome(List<String> results, int exitCode, boolean timedOut, String stderrTail, List<String> stdout) {
+    String describeFailure() {
+      if (timedOut) {
+        return "killed by the watchdog (no result in time)" + tail();
+      }
+      return "exited with code " + exitCode + tail();
+    }
+
+    private String tail() {
+      return stderrTail.isBlank() ? "" : ": " + stderrTail.strip().lines().reduce((a, b) -> b).orElse("");
+    }
+  }
+
+  private Children() {
+  }
+
+  /** The java binary running this JVM: children use the same one. */
+  static String javaBinary() {
+    return ProcessHandle.current().info().command()
+        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+  }
+
+  /** The classpath children run with: this JVM's, unless {@code strand.bench.classpath} overrides it. */
+  static String classpath() {
+    return System.getProperty("strand.bench.classpath", System.getProperty("java.class.path"));
+  }
+
+  static List<String> java(List<String> jvmArgs, Class<?> main, List<String> args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(javaBinary());
+    cmd.addAll(jvmArgs);
+    cmd.add("-cp");
+    cmd.add(classpath());
+    cmd.add(main.getName());
+    cmd.addAll(args);
+    return cmd;
+  }
+
+  /**
+   * Runs {@code cmd}, feeding {@code PROGRESS} lines of its stderr to {@code onProgress} and appending the
+   * rest to {@code log} (if not null); kills it if it has not finished within {@code timeout}.
+   */
+  static Outcome run(List<String> cmd, Duration timeout, Consumer<String> onProgress, Path log) {
+    Process p;
+    try {
+      p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+      p.getOutputStream().close();
+    } catch (IOException e) {
+      return new Outcome(List.of(), -1, false, "could not start " + cmd.get(0) + ": " + e.getMessage(), List.of());
+    }
+    List<String> results = new ArrayList<>();
+    List<String> stdout = new ArrayList<>();
+    Deque<String> tail = new ArrayDeque<>();
+    Thread outReader = Thread.ofPlatform().daemon().start(() -> lines(p.getInputStream(), line -> {
+      synchronized (results) {
+        if (line.startsWith(ClientRunner.RESULT)) {
+          results.add(line.substring(ClientRunner.RESULT.length()));
+        } else {
+          stdout.add(line);
+        }
+      }
+    }));
+    Thread errReader = Thread.ofPlatform().daemon().start(() -> {
+      try (PrintWriter w = log == null ? null : new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
+        lines(p.getErrorStream(), line -> {
+          if (line.startsWith(ClientRunner.PROGRESS)) {
+            onProgress.accept(line.substring(ClientRunner.PROGRESS.length()));
+            return;
+          }
+          if (w != null) {
+            w.println(line);
+          }
+          synchronized (tail) {
+            tail.addLast(line);
+            if (tail.size() > 40) {
+              tail.removeFirst();
+            }
+          }
+        });
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    boolean timedOut = false;
+    try {
+      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        timedOut = true;
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        p.waitFor(10, TimeUnit.SECONDS);
+      }
+      outReader.join(5_000);
+      errReader.join(5_000);
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    String tailText;
+    synchronized (tail) {
+      tailText = String.join("\n", tail);
+    }
+    synchronized (results) {
+      return new Outcome(List.copyOf(results), timedOut ? -1 : p.exitValue(), timedOut, tailText,
+          List.copyOf(stdout));
+    }
+  }
+
+  private static void lines(InputStream in, Consumer<String> each) {
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        each.accept(line);
+      }
+    } catch (IOException e) {
+      // The child is gone; what it printed so far is all there is.
+    }
+  }
+}

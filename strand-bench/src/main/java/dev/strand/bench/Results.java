@@ -1,0 +1,36 @@
+package dev.strand.bench;
+
+import java.util.List;
+import java.util.Map;
+
+/** Everything one bench run produced; written as results.json and read back by the tests. */
+public record Results(Meta meta, List<Cell> cells, List<DefaultsProbe.Defaults> defaults, List<Targets.Verdict> targets,
+    Map<String, String> setups) {
+
+  /** How the run was made. Durations in seconds. */
+  public record Meta(String started, String finished, String preset, String machine, String java, String server,
+      boolean embeddedServer, List<String> scenarios, List<Integer> concurrency, List<String> clients,
+      double warmup, double rewarm, double duration, int batches, double timeout, List<String> notes) {}
+
+  public List<Cell> scenario(String s) {
+    return cells.stream().filter(c -> c.scenario().equals(s)).toList();
+  }
+
+  public Cell find(String client, String scenario, int concurrency) {
+    return cells.stream()
+        .filter(c -> c.client().equals(client) && c.scenario().equals(scenario) && c.concurrency() == concurrency)
+        .findFirst().orElse(null);
+  }
+
+  /** Delay in seconds of a {@code /delay/MS} scenario, or -1 for any other. */
+  public static double delaySeconds(String scenario) {
+    if (scenario.startsWith("/delay/")) {
+      try {
+        return Long.parseLong(scenario.substring("/delay/".length())) / 1000.0;
+      } catch (NumberFormatException e) {
+        return -1;
+      }
+    }
+    return -1;
+  }
+}

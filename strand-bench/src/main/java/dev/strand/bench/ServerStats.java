@@ -1,0 +1,53 @@
+package dev.strand.bench;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the testkit server's {@code /stats} over a fresh socket (Connection: close), so the bench never
+ * depends on any client under test. Every read costs exactly one accepted connection: callers subtract it.
+ */
+public final class ServerStats {
+
+  private static final Pattern ACCEPTED = Pattern.compile("\"accepted\"\\s*:\\s*(\\d+)");
+
+  private ServerStats() {
+  }
+
+  /** The server's accepted-connections counter (this read's own connection included), or -1 if unknown. */
+  public static long accepted(URI base) {
+    try (Socket s = new Socket()) {
+      int port = base.getPort() > 0 ? base.getPort() : 80;
+      s.connect(new InetSocketAddress(base.getHost(), port), 2_000);
+      s.setSoTimeout(2_000);
+      OutputStream out = s.getOutputStream();
+      out.write(("GET /stats HTTP/1.1\r\nHost: " + base.getHost() + ":" + port
+          + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = s.getInputStream();
+      ByteArrayOutputStream all = new ByteArrayOutputStream();
+      in.transferTo(all);
+      String text = all.toString(StandardCharsets.US_ASCII);
+      if (!text.startsWith("HTTP/1.1 200")) {
+        return -1;
+      }
+      Matcher m = ACCEPTED.matcher(text);
+      return m.find() ? Long.parseLong(m.group(1)) : -1;
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** Connections accepted between two reads, not counting the second read's own connection. */
+  public static long between(long before, long after) {
+    return before < 0 || after < 0 ? -1 : after - before - 1;
+  }
+}

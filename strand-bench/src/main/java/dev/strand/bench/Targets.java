@@ -1,0 +1,148 @@
+package dev.strand.bench;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The issue's targets, checked against one run's cells. A target with nothing to compare (client or level
+ * not run, reference tool absent) is "not measured", never "met". Nothing here adjusts a number.
+ */
+public final class Targets {
+
+  /** One target's verdict: {@code met}, {@code NOT MET} or {@code not measured}, with the numbers behind it. */
+  public record Verdict(String target, String verdict, String detail) {}
+
+  static final String MET = "met";
+  static final String NOT_MET = "NOT MET";
+  static final String NOT_MEASURED = "not measured";
+  static final int CONNECTION_SLACK = 4;
+
+  private Targets() {
+  }
+
+  /** The fastest measured Java peer (not strand, not strand-sync) in a cell group, or null. */
+  static Cell bestPeer(List<Cell> cells, String scenario, int c) {
+    return cells.stream()
+        .filter(x -> x.scenario().equals(scenario) && x.concurrency() == c && x.kind().equals("java")
+            && !x.client().startsWith("strand") && x.measured())
+        .max(Comparator.comparingDouble(Cell::rps)).orElse(null);
+  }
+
+  static List<Verdict> evaluate(Results r) {
+    List<Verdict> out = new ArrayList<>();
+    List<Cell> cells = r.cells();
+    List<Integer> levels = r.meta().concurrency();
+    String small = "/small";
+
+    List<String> peerFails = new ArrayList<>();
+    List<String> peerOk = new ArrayList<>();
+    List<String> wrkFails = new ArrayList<>();
+    List<String> wrkOk = new ArrayList<>();
+    for (int c : levels) {
+      if (c < 10) {
+        continue;
+      }
+      Cell s = r.find("strand", small, c);
+      Cell best = bestPeer(cells, small, c);
+      if (s != null && s.measured() && best != null) {
+        double ratio = s.rps() / best.rps();
+        (ratio >= 1.0 ? peerOk : peerFails).add(String.format("c=%d %.2f× %s", c, ratio, best.client()));
+      }
+      Cell wrk = r.find("wrk", small, c);
+      if (s != null && s.measured() && wrk != null && wrk.measured()) {
+        double ratio = s.rps() / wrk.rps();
+        (ratio >= 0.7 ? wrkOk : wrkFails).add(String.format("c=%d %.2f×", c, ratio));
+      }
+    }
+    out.add(verdict("strand ≥ 1.0× fastest Java peer on /small, every c ≥ 10", peerOk, peerFails));
+    out.add(verdict("strand ≥ 0.7× wrk on /small, every c ≥ 10", wrkOk, wrkFails));
+
+    List<String> delayOk = new ArrayList<>();
+    List<String> delayFails = new ArrayList<>();
+    for (String scenario : r.meta().scenarios()) {
+      double d = Results.delaySeconds(scenario);
+      if (d <= 0) {
+        continue;
+      }
+      for (int c : levels) {
+        Cell s = r.find("strand", scenario, c);
+        if (s != null && s.measured() && c <= 500) {
+          double ideal = c / d;
+          double ratio = s.rps() / ideal;
+          (ratio >= 0.9 ? delayOk : delayFails).add(String.format("%s c=%d %.0f of ideal %.0f (%.0f%%)", scenario, c,
+              s.rps(), ideal, ratio * 100));
+        }
+      }
+    }
+    out.add(verdict("strand within 10% of ideal on /delay, up to 500 in flight", delayOk, delayFails));
+
+    for (String client : List.of("strand", "strand-sync")) {
+      List<String> ok = new ArrayList<>();
+      List<String> bad = new ArrayList<>();
+      for (String scenario : r.meta().scenarios()) {
+        Cell lo = r.find(client, scenario, 10);
+        Cell hi = r.find(client, scenario, 500);
+        if (lo != null && hi != null && lo.cpuUsPerRequest() != null && hi.cpuUsPerRequest() != null) {
+          double ratio = hi.cpuUsPerRequest() / lo.cpuUsPerRequest();
+          (ratio <= 1.3 ? ok : bad).add(String.format("%s %.0f→%.0f µs (%.2f×)", scenario, lo.cpuUsPerRequest(),
+              hi.cpuUsPerRequest(), ratio));
+        }
+      }
+      out.add(verdict(client + ": CPU µs/request at c=500 ≤ 1.3× at c=10", ok, bad));
+    }
+
+    List<String> syncOk = new ArrayList<>();
+    List<String> syncBad = new ArrayList<>();
+    for (String scenario : r.meta().scenarios()) {
+      for (int c : levels) {
+        Cell a = r.find("strand", scenario, c);
+        Cell s = r.find("strand-sync", scenario, c);
+        if (a != null && s != null && a.measured() && s.measured()) {
+          double ratio = s.rps() / a.rps();
+          (ratio >= 0.8 ? syncOk : syncBad).add(String.format("%s c=%d %.2f×", scenario, c, ratio));
+        }
+      }
+    }
+    out.add(verdict("strand-sync (virtual threads) ≥ 0.8× strand async", syncOk, syncBad));
+
+    List<String> errOk = new ArrayList<>();
+    List<String> errBad = new ArrayList<>();
+    List<String> connOk = new ArrayList<>();
+    List<String> connBad = new ArrayList<>();
+    for (Cell x : cells) {
+      if (!x.client().equals("strand") && !x.client().equals("strand-sync")) {
+        continue;
+      }
+      String where = x.client() + " " + x.scenario() + " c=" + x.concurrency();
+      if (x.status().equals("failed")) {
+        errBad.add(where + " failed: " + x.error());
+        continue;
+      }
+      (x.errors() == 0 ? errOk : errBad).add(where + (x.errors() == 0 ? "" : " " + x.errors() + " errors: " + x.error()));
+      if (x.connections() != null) {
+        (x.connections() <= x.concurrency() + CONNECTION_SLACK ? connOk : connBad)
+            .add(where + " " + x.connections() + " connections");
+      }
+    }
+    out.add(verdict("strand, strand-sync: zero errors", errOk, errBad));
+    out.add(verdict("strand, strand-sync: connections accepted ≤ concurrency + " + CONNECTION_SLACK, connOk, connBad));
+    return out;
+  }
+
+  private static Verdict verdict(String target, List<String> ok, List<String> bad) {
+    if (ok.isEmpty() && bad.isEmpty()) {
+      return new Verdict(target, NOT_MEASURED, "nothing to compare in this run");
+    }
+    if (bad.isEmpty()) {
+      return new Verdict(target, MET, summarize(ok));
+    }
+    return new Verdict(target, NOT_MET, "missed: " + summarize(bad) + (ok.isEmpty() ? "" : "; met: " + summarize(ok)));
+  }
+
+  private static String summarize(List<String> items) {
+    List<String> shown = items.stream().filter(Objects::nonNull).limit(8).toList();
+    return String.join("; ", shown) + (items.size() > shown.size() ? "; … (" + items.size() + " in all)" : "");
+  }
+}

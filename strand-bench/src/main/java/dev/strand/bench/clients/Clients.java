@@ -1,0 +1,58 @@
+package dev.strand.bench.clients;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/** The Java clients the bench knows, by the name used on the command line, with how each is set up. */
+public final class Clients {
+
+  /** A named client: how to build it for a level, and one line describing that setup for the report. */
+  public record Entry(String name, String setup, Function<ClientSpec, BenchClient> factory) {}
+
+  private static final Map<String, Entry> ALL = new LinkedHashMap<>();
+
+  static {
+    add("strand", StrandClients.ASYNC_SETUP, StrandClients::async);
+    add("strand-sync", StrandClients.SYNC_SETUP, StrandClients::sync);
+    add("jdk", JdkClients.ASYNC_SETUP, JdkClients::async);
+    add("jdk-sync", JdkClients.SYNC_SETUP, JdkClients::sync);
+    add("okhttp", OkHttpBench.SETUP, OkHttpBench::new);
+    add("apache", ApacheBench.SETUP, ApacheBench::new);
+    add("jetty", JettyBench.SETUP, JettyBench::new);
+    add("reactor", ReactorBench.SETUP, ReactorBench::new);
+    add("vertx", VertxBench.SETUP, VertxBench::new);
+    add("helidon", HelidonBench.SETUP, HelidonBench::new);
+    // Harness self-tests only; never in a preset.
+    add("fake", FakeClient.SETUP, FakeClient::fromSystemProperties);
+    add("fake-broken", "throws while being built (tests that failed clients are reported)",
+        spec -> {
+          throw new IllegalStateException("fake-broken refuses to start");
+        });
+  }
+
+  private Clients() {
+  }
+
+  private static void add(String name, String setup, Function<ClientSpec, BenchClient> factory) {
+    ALL.put(name, new Entry(name, setup, factory));
+  }
+
+  /** The real clients, in report order. */
+  public static List<String> javaClients() {
+    return ALL.keySet().stream().filter(n -> !n.startsWith("fake")).toList();
+  }
+
+  public static Entry get(String name) {
+    Entry e = ALL.get(name);
+    if (e == null) {
+      throw new IllegalArgumentException("unknown client \"" + name + "\"; known: " + ALL.keySet());
+    }
+    return e;
+  }
+
+  public static boolean isKnown(String name) {
+    return ALL.containsKey(name);
+  }
+}

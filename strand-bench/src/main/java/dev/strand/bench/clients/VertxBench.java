@@ -1,0 +1,52 @@
+package dev.strand.bench.clients;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+/** Vert.x 5 core HttpClient, HTTP/1.1 pool sized to the concurrency. */
+final class VertxBench implements BenchClient {
+
+  static final String SETUP = "Vertx.vertx() defaults; createHttpClient(HttpClientOptions keepAlive, "
+      + "connectTimeout 30s, PoolOptions http1MaxSize = N, maxWaitQueueSize -1); "
+      + "request(GET).send().body() with 30s timeout, N in flight";
+
+  private final Vertx vertx;
+  private final HttpClientAgent client;
+  private final RequestOptions request;
+
+  VertxBench(ClientSpec spec) {
+    this.vertx = Vertx.vertx();
+    this.client = vertx.createHttpClient(
+        new HttpClientOptions().setKeepAlive(true).setConnectTimeout((int) spec.timeout().toMillis()),
+        new PoolOptions().setHttp1MaxSize(spec.concurrency()).setMaxWaitQueueSize(-1));
+    this.request = new RequestOptions()
+        .setMethod(HttpMethod.GET)
+        .setAbsoluteURI(spec.url().toString())
+        .setTimeout(spec.timeout().toMillis());
+  }
+
+  @Override
+  public boolean isBlocking() {
+    return false;
+  }
+
+  @Override
+  public CompletionStage<Integer> getAsync() {
+    return client.request(request)
+        .compose(req -> req.send())
+        .compose(resp -> resp.body().map(buf -> BenchClient.check(resp.statusCode(), buf.length())))
+        .toCompletionStage();
+  }
+
+  @Override
+  public void close() throws Exception {
+    client.close().await(5, TimeUnit.SECONDS);
+    vertx.close().await(5, TimeUnit.SECONDS);
+  }
+}

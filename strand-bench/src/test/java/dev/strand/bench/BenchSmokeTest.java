@@ -1,0 +1,72 @@
+package dev.strand.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole pipeline in seconds: embedded server process, one child JVM per client, report files. Uses the
+ * fake client (known latency), a client that cannot start, and one real peer (jdk).
+ */
+class BenchSmokeTest {
+
+  @Test
+  @Timeout(180)
+  void smokeRunMeasuresReportsAndKeepsFailedClients(@TempDir Path dir) throws Exception {
+    System.setProperty("strand.bench.fake.latencyMicros", "10000");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = BenchMain.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8),
+        "--clients", "fake,fake-broken,jdk", "--concurrency", "2", "--scenario", "small",
+        "--warmup", "0.5", "--rewarm", "0.2", "--duration", "0.5", "--batches", "2", "--no-defaults",
+        "--out", dir.toString());
+    String stdout = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, stdout + err);
+
+    Results r = Report.read(dir.resolve("results.json"));
+    Cell fake = r.find("fake", "/small", 2);
+    assertEquals("ok", fake.status(), String.valueOf(fake));
+    assertTrue(fake.rps() > 120 && fake.rps() < 210, "fake req/s " + fake.rps()); // ideal 2 / 10 ms = 200
+
+    Cell broken = r.find("fake-broken", "/small", 2);
+    assertEquals("failed", broken.status());
+    assertTrue(broken.error().contains("fake-broken refuses to start"), broken.error());
+    assertTrue(stdout.contains("fake-broken /small c=2: failed"), stdout);
+
+    Cell jdk = r.find("jdk", "/small", 2);
+    assertEquals("ok", jdk.status(), String.valueOf(jdk));
+    assertEquals(0, jdk.errors());
+    assertNotNull(jdk.connections());
+    assertTrue(jdk.connections() >= 1 && jdk.connections() <= 2, "connections " + jdk.connections());
+    assertTrue(Files.exists(dir.resolve("index.html")) && Files.exists(dir.resolve("rps-small.svg")));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("jdk /small c=2 batch 2/2"), "progress line");
+  }
+
+  @Test
+  @Timeout(120)
+  void strictModeFailsTheRunWhenAClientFails(@TempDir Path dir) {
+    int code = BenchMain.run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        "--clients", "fake-broken", "--concurrency", "1", "--scenario", "/small", "--warmup", "0.1",
+        "--duration", "0.2", "--batches", "1", "--no-defaults", "--strict", "--out", dir.toString());
+    assertEquals(1, code);
+  }
+
+  @Test
+  void unknownClientIsAUsageError(@TempDir Path dir) {
+    int code = BenchMain.run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        "--clients", "nope", "--out", dir.toString());
+    assertEquals(2, code);
+  }
+}

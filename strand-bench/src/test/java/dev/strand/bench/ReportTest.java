@@ -1,0 +1,96 @@
+package dev.strand.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportTest {
+
+  static Cell ok(String client, String kind, String scenario, int c, double rps, double cpu, long conns) {
+    return Cell.measured(client, kind, scenario, c, List.of(rps * 0.98, rps, rps * 1.01), 1000, 0, null, cpu, 1.0,
+        2.0, conns);
+  }
+
+  static Results sample() {
+    List<Cell> cells = List.of(
+        ok("strand", "java", "/small", 10, 20_000, 40, 10),
+        ok("strand", "java", "/small", 500, 21_000, 45, 503),
+        ok("strand-sync", "java", "/small", 10, 15_000, 60, 10),
+        ok("strand-sync", "java", "/small", 500, 18_000, 90, 600),
+        ok("jdk", "java", "/small", 10, 18_000, 50, 10),
+        ok("jdk", "java", "/small", 500, 25_000, 45, 500),
+        Cell.failed("okhttp", "java", "/small", 10, "java.io.IOException: boom"),
+        Cell.failed("okhttp", "java", "/small", 500, "java.io.IOException: boom"),
+        ok("wrk", "reference", "/small", 10, 25_000, 10, 40),
+        ok("wrk", "reference", "/small", 500, 26_000, 10, 2000));
+    Results.Meta meta = new Results.Meta("2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z", "quick", "2 cores", "java 21",
+        "embedded", true, List.of("/small"), List.of(10, 500), List.of("strand", "strand-sync", "jdk", "okhttp", "wrk"),
+        1, 1, 1, 3, 30, List.of("a note"));
+    Results partial = new Results(meta, cells, List.of(new DefaultsProbe.Defaults("jdk", "JDK 21", "none",
+        "none", "unbounded", "NEVER", "still waiting after 8 s (watchdog)")), List.of(), Map.of("strand", "setup"));
+    return new Results(meta, cells, partial.defaults(), Targets.evaluate(partial), partial.setups());
+  }
+
+  @Test
+  void everyOutputIsWrittenAndParses(@TempDir Path dir) throws Exception {
+    Results r = sample();
+    String md = Report.write(r, dir);
+
+    Results back = Report.read(dir.resolve("results.json"));
+    assertEquals(r.cells(), back.cells());
+    assertEquals(r.targets(), back.targets());
+    assertEquals(r.meta(), back.meta());
+
+    List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
+    assertEquals(1 + r.cells().size(), csv.size());
+    assertTrue(csv.get(0).startsWith("client,kind,scenario,concurrency,status,rps"));
+    assertTrue(csv.stream().anyMatch(l -> l.startsWith("okhttp,java,/small,10,failed,") && l.contains("boom")));
+
+    var xml = DocumentBuilderFactory.newInstance().newDocumentBuilder();
+    for (String svg : List.of("rps-small.svg", "cpu-small.svg")) {
+      var doc = xml.parse(dir.resolve(svg).toFile());
+      assertEquals("svg", doc.getDocumentElement().getNodeName());
+      assertTrue(doc.getElementsByTagName("polyline").getLength() >= 4, svg);
+    }
+    String html = Files.readString(dir.resolve("index.html"));
+    assertTrue(html.contains("src=\"rps-small.svg\"") && html.contains("src=\"cpu-small.svg\""));
+
+    assertTrue(md.contains("| okhttp | 10 | — |") && md.contains("**failed**: java.io.IOException: boom"), md);
+    assertTrue(md.contains("Client and server share this machine"));
+    assertTrue(md.contains("still waiting after 8 s"));
+  }
+
+  @Test
+  void targetsAreJudgedFromTheNumbersAndMissingDataIsNotMet() {
+    Map<String, Targets.Verdict> v = new java.util.HashMap<>();
+    for (Targets.Verdict t : sample().targets()) {
+      v.put(t.target(), t);
+    }
+    // strand 21k vs jdk 25k at c=500: not met, and the report says by how much.
+    Targets.Verdict peer = v.get("strand ≥ 1.0× fastest Java peer on /small, every c ≥ 10");
+    assertEquals("NOT MET", peer.verdict());
+    assertTrue(peer.detail().contains("c=500 0.84× jdk"), peer.detail());
+    assertEquals("met", v.get("strand ≥ 0.7× wrk on /small, every c ≥ 10").verdict());
+    assertEquals("not measured", v.get("strand within 10% of ideal on /delay, up to 500 in flight").verdict());
+    assertEquals("met", v.get("strand: CPU µs/request at c=500 ≤ 1.3× at c=10").verdict());
+    assertEquals("NOT MET", v.get("strand-sync: CPU µs/request at c=500 ≤ 1.3× at c=10").verdict());
+    assertEquals("NOT MET", v.get("strand, strand-sync: connections accepted ≤ concurrency + 4").verdict());
+    assertEquals("met", v.get("strand, strand-sync: zero errors").verdict());
+  }
+
+  @Test
+  void aCellWithoutSuccessesIsFailedNotZero() {
+    Cell c = Cell.measured("x", "java", "/small", 10, List.of(0.0, 0.0), 0, 12, "boom", null, null, null, null);
+    assertEquals("failed", c.status());
+    assertEquals(12, c.errors());
+    assertNull(c.rps());
+  }
+}

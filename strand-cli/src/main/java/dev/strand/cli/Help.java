@@ -1,0 +1,76 @@
+package dev.strand.cli;
+
+/** The text of {@code --help} and {@code --version}. */
+final class Help {
+  private Help() {}
+
+  static String version() {
+    String v = Help.class.getPackage().getImplementationVersion();
+    return "strand " + (v != null ? v : "dev") + " (Strand HTTP client; Java " + System.getProperty("java.version")
+        + ")\nFeatures: gzip deflate multipart retry\n";
+  }
+
+  static final String TEXT = """
+      Usage: strand [OPTIONS] URL
+      Sends one HTTP request and writes the response body to stdout. GET unless -X or a body says otherwise.
+      A URL without a scheme gets http://.
+
+      Request:
+        -X, --request METHOD     method to send, any token (GET, POST, QUERY, ...)
+        -H, --header 'N: v'      add a header (repeatable); 'N:' with no value removes it
+        -p, --param name=value   add a query parameter, percent-encoded (repeatable)
+        -d, --data TEXT|@FILE    send a form body (POST unless -X); @- reads stdin; several are joined by &
+            --json TEXT|@FILE    send a JSON body; sets Content-Type and Accept to application/json
+        -F, --form name=value    multipart/form-data field (repeatable); name=@FILE[;type=T][;filename=N]
+                                 uploads a file, streamed from disk
+        -u, --user USER:PASS     HTTP Basic authentication
+            --bearer TOKEN       Authorization: Bearer TOKEN
+
+      Output:
+        -i, --include            print status line and headers on stdout before the body
+        -I, --head               send HEAD and print the status line and headers
+        -v, --verbose            request and response headers and connection details on stderr
+                                 (and a stack trace on failure)
+        -o, --output FILE        write the body to FILE (with a progress bar when stderr is a terminal)
+        -s, --silent             no progress bar and no retry notices (failures still print one line)
+        JSON bodies are indented and coloured when stdout is a terminal, never when piped.
+        NO_COLOR=1 turns colour off.
+
+      Connection:
+        -L, --location           follow redirects (off by default)
+            --max-redirs N       follow at most N redirects (default 20)
+        -m, --timeout SECONDS    limit for each phase: connect, read, write (default 5; 0 = none)
+            --connect-timeout S  limit for connecting, if different
+            --retry N            retry up to N times on connect failure, timeout, 408, 429 and 5xx,
+                                 waiting 1, 2, 4 ... s, or as Retry-After says
+            --retry-delay S      wait S seconds between retries instead
+            --compressed         ask for gzip/deflate and decompress (default)
+            --no-compressed      ask for and decode no compression
+        -f, --fail               exit 22, printing no body, when the status is 400 or more
+            --http1.1            use HTTP/1.1 (the only protocol for now)
+            --proxy URL, --no-proxy-env   proxies (not supported yet: --proxy fails; HTTP(S)_PROXY
+                                 in the environment fails unless NO_PROXY lists the host or
+                                 --no-proxy-env is given)
+        Not supported yet (exit 2): --cacert FILE, -k/--insecure, --cert FILE --key FILE, --http2,
+        --http2-prior-knowledge, --sse, --ws.
+
+      Other:
+        -h, --help               this help
+        -V, --version            version and features
+
+      Exit codes (as curl's): 0 ok, 2 usage, 3 bad URL, 6 cannot resolve host, 7 cannot connect,
+        22 HTTP status >= 400 with --fail, 23 cannot write output, 26 cannot read input file, 28 timeout,
+        35 TLS handshake, 47 too many redirects, 52 empty reply, 56 receive or protocol error,
+        60 certificate not trusted.
+
+      Examples:
+        strand http://127.0.0.1:8080/small
+        strand -i -L 127.0.0.1:8080/redirect/3
+        strand -X QUERY --json '{"q": "strand"}' http://127.0.0.1:8080/echo
+        strand -F title=holiday -F 'photo=@beach.jpg;type=image/jpeg' http://127.0.0.1:8080/sink
+        strand -o big.bin --retry 3 http://127.0.0.1:8080/bytes/52428800
+        strand -f -s http://127.0.0.1:8080/status/404 || echo "failed with $?"
+        strand serve --port 8080        # the loopback test server
+        strand bench --help             # the benchmark
+      """;
+}

@@ -1,0 +1,93 @@
+package dev.strand.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Everything the command line asked for, as parsed by {@link ArgParser}. Plain fields: read once, never shared. */
+final class Options {
+  String url;
+  String method;
+  final List<String> headers = new ArrayList<>();
+  final List<String> params = new ArrayList<>();
+  final List<String> data = new ArrayList<>();
+  final List<String> json = new ArrayList<>();
+  final List<String> form = new ArrayList<>();
+
+  boolean include;
+  boolean head;
+  boolean verbose;
+  String output;
+  boolean silent;
+
+  boolean location;
+  int maxRedirects = 20;
+  double timeoutSeconds = 5;
+  double connectTimeoutSeconds = -1;
+  int retry;
+  double retryDelaySeconds = -1;
+  String user;
+  String bearer;
+  String proxy;
+  boolean noProxyEnv;
+  String cacert;
+  boolean insecure;
+  String cert;
+  String key;
+  boolean http11;
+  boolean http2;
+  boolean http2PriorKnowledge;
+  boolean compressed = true;
+  boolean fail;
+  boolean sse;
+  boolean ws;
+
+  boolean help;
+  boolean version;
+
+  /** The method to send: -X, else HEAD for -I, POST when a body is given, else GET. */
+  String effectiveMethod() {
+    if (method != null) {
+      return method;
+    }
+    if (head) {
+      return "HEAD";
+    }
+    return hasBody() ? "POST" : "GET";
+  }
+
+  boolean hasBody() {
+    return !data.isEmpty() || !json.isEmpty() || !form.isEmpty();
+  }
+
+  /** The first flag given for a feature Strand does not have yet, or null. */
+  String unsupportedFlag() {
+    if (sse) {
+      return "--sse";
+    }
+    if (ws) {
+      return "--ws";
+    }
+    if (proxy != null) {
+      return "--proxy";
+    }
+    if (cacert != null) {
+      return "--cacert";
+    }
+    if (insecure) {
+      return "--insecure";
+    }
+    if (cert != null) {
+      return "--cert";
+    }
+    if (key != null) {
+      return "--key";
+    }
+    if (http2) {
+      return "--http2";
+    }
+    if (http2PriorKnowledge) {
+      return "--http2-prior-knowledge";
+    }
+    return null;
+  }
+}

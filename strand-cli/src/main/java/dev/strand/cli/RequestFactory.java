@@ -1,0 +1,133 @@
+package dev.strand.cli;
+
+import dev.strand.Multipart;
+import dev.strand.Request;
+import dev.strand.RequestBody;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Builds the {@link Request} that the options describe. Files are streamed, never read whole. */
+final class RequestFactory {
+  private RequestFactory() {}
+
+  /** The URL to request: curl's default of {@code http://} when no scheme is given. */
+  static String url(String given) {
+    return given.contains("://") ? given : "http://" + given;
+  }
+
+  static Request build(Options o) throws CliException {
+    Request.Builder b;
+    try {
+      b = Request.builder(o.effectiveMethod(), url(o.url));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    for (String param : o.params) {
+      int eq = param.indexOf('=');
+      b.param(param.substring(0, eq), param.substring(eq + 1));
+    }
+    boolean hasAccept = false;
+    for (String header : o.headers) {
+      int colon = header.indexOf(':');
+      String name = header.substring(0, colon).strip();
+      String value = header.substring(colon + 1).strip();
+      hasAccept |= name.equalsIgnoreCase("Accept");
+      try {
+        if (value.isEmpty()) {
+          b.removeHeader(name);
+        } else {
+          b.header(name, value);
+        }
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage());
+      }
+    }
+    if (!o.data.isEmpty()) {
+      b.body(body(o.data, "&", "application/x-www-form-urlencoded"));
+    } else if (!o.json.isEmpty()) {
+      b.body(body(o.json, "", "application/json"));
+      if (!hasAccept) {
+        b.header("Accept", "application/json");
+      }
+    } else if (!o.form.isEmpty()) {
+      b.body(multipart(o.form));
+    }
+    return b.build();
+  }
+
+  /** One {@code @FILE} streams from disk, {@code @-} from stdin; several values are joined in memory, as curl does. */
+  private static RequestBody body(List<String> values, String separator, String contentType) throws CliException {
+    if (values.size() == 1 && values.get(0).equals("@-")) {
+      return RequestBody.ofInputStream(System.in, contentType);
+    }
+    if (values.size() == 1 && values.get(0).startsWith("@")) {
+      return RequestBody.ofFile(readable(values.get(0).substring(1)), contentType);
+    }
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    for (int i = 0; i < values.size(); i++) {
+      if (i > 0) {
+        all.writeBytes(separator.getBytes(StandardCharsets.US_ASCII));
+      }
+      String v = values.get(i);
+      try {
+        if (v.equals("@-")) {
+          all.writeBytes(System.in.readAllBytes());
+        } else if (v.startsWith("@")) {
+          all.writeBytes(Files.readAllBytes(readable(v.substring(1))));
+        } else {
+          all.writeBytes(v.getBytes(StandardCharsets.UTF_8));
+        }
+      } catch (IOException e) {
+        throw new CliException(Failures.READ_ERROR, "cannot read " + v.substring(1) + ": " + e.getMessage());
+      }
+    }
+    return RequestBody.of(all.toByteArray(), contentType);
+  }
+
+  /** {@code name=value}, {@code name=@FILE}, with optional {@code ;type=MIME} and {@code ;filename=NAME} after a file. */
+  private static RequestBody multipart(List<String> fields) throws CliException {
+    Multipart.Builder m = Multipart.builder();
+    for (String field : fields) {
+      int eq = field.indexOf('=');
+      String name = field.substring(0, eq);
+      String value = field.substring(eq + 1);
+      if (!value.startsWith("@")) {
+        m.field(name, value);
+        continue;
+      }
+      String[] parts = value.substring(1).split(";");
+      Path file = readable(parts[0]);
+      String type = null;
+      String fileName = file.getFileName() == null ? "file" : file.getFileName().toString();
+      for (int i = 1; i < parts.length; i++) {
+        String p = parts[i].strip();
+        if (p.startsWith("type=")) {
+          type = p.substring(5);
+        } else if (p.startsWith("filename=")) {
+          fileName = p.substring(9);
+        } else {
+          throw new UsageException("-F " + name + ": unknown attribute \"" + p + "\" (use ;type= or ;filename=)");
+        }
+      }
+      try {
+        m.file(name, file, fileName, type);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("-F " + name + ": " + e.getMessage());
+      }
+    }
+    return m.build();
+  }
+
+  private static Path readable(String name) throws CliException {
+    Path p = Path.of(name);
+    if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
+      String why = Files.exists(p) ? (Files.isDirectory(p) ? "is a directory" : "not readable") : "no such file";
+      throw new CliException(Failures.READ_ERROR, "cannot read " + name + ": " + why);
+    }
+    return p;
+  }
+}

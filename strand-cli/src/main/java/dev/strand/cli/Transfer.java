@@ -1,0 +1,370 @@
+package dev.strand.cli;
+
+import dev.strand.Auth;
+import dev.strand.Client;
+import dev.strand.Headers;
+import dev.strand.HttpException;
+import dev.strand.Limits;
+import dev.strand.NettyTransport;
+import dev.strand.Request;
+import dev.strand.ResponseHead;
+import dev.strand.StreamingResponse;
+import dev.strand.Timeout;
+import java.io.ByteArrayOutputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** One request as the options describe it: send (with retries), then write head and body where asked. */
+final class Transfer {
+  /** Largest JSON body re-indented for a terminal; larger ones are written as they arrive. */
+  private static final int PRETTY_LIMIT = 16 << 20;
+
+  private final Options o;
+  private final Terminal terminal;
+  private final OutputStream stdout;
+  private final PrintStream err;
+  private final Map<String, String> env;
+  /** Response heads seen by the hook, for -i with redirects: every hop is printed, as curl does. */
+  private final List<ResponseHead> heads = new ArrayList<>();
+
+  Transfer(Options o, Terminal terminal, OutputStream stdout, PrintStream err, Map<String, String> env) {
+    this.o = o;
+    this.terminal = terminal;
+    this.stdout = stdout;
+    this.err = err;
+    this.env = env;
+  }
+
+  int run() throws CliException, IOException {
+    String unsupported = o.unsupportedFlag();
+    if (unsupported != null) {
+      throw new UsageException(unsupported + " is not supported yet");
+    }
+    if (o.user != null && o.bearer != null) {
+      throw new UsageException("use only one of -u/--user and --bearer");
+    }
+    Request request = RequestFactory.build(o);
+    if (!o.noProxyEnv) {
+      String variable = ProxyEnv.applicable(env, request.url());
+      if (variable != null) {
+        throw new UsageException(variable + " is set, but proxies are not supported yet"
+            + " (use --no-proxy-env, or list " + request.url().getHost() + " in NO_PROXY)");
+      }
+    }
+    // Not closed: the process ends right after, and a graceful transport shutdown would only add latency.
+    Client client = client(request);
+    long start = System.nanoTime();
+    StreamingResponse response = send(client, request);
+    try (response) {
+      if (o.fail && response.status() >= 400) {
+        throw new CliException(Failures.HTTP_ERROR, "HTTP " + response.status() + statusText(response)
+            + Failures.on(response.request() != null ? response.request() : request));
+      }
+      if (o.include || o.head) {
+        writeHeads(response);
+      }
+      long bytes = "HEAD".equals(response.request() != null ? response.request().method() : request.method())
+          ? 0 : writeBody(response);
+      if (o.verbose) {
+        err.println("* " + bytes + " body bytes in " + millis(System.nanoTime() - start) + " ms");
+      }
+    }
+    return Failures.OK;
+  }
+
+  private Client client(Request request) {
+    Timeout timeout = o.timeoutSeconds == 0 ? Timeout.none() : Timeout.of(duration(o.timeoutSeconds));
+    if (o.connectTimeoutSeconds >= 0) {
+      timeout = timeout.withConnect(o.connectTimeoutSeconds == 0 ? null : duration(o.connectTimeoutSeconds));
+    }
+    Client.Builder b = Client.builder()
+        .transport(NettyTransport.builder().ioThreads(1).limits(Limits.ofConnections(4)).build())
+        .timeout(timeout)
+        .followRedirects(o.location)
+        .maxRedirects(o.maxRedirects)
+        .decompress(o.compressed);
+    if (o.user != null) {
+      int colon = o.user.indexOf(':');
+      b.auth(Auth.basic(o.user.substring(0, colon), o.user.substring(colon + 1)));
+    } else if (o.bearer != null) {
+      b.auth(Auth.bearer(o.bearer));
+    }
+    String userAgent = request.headers().first("User-Agent");
+    if (userAgent != null || removes("User-Agent")) {
+      b.userAgent(userAgent);
+    }
+    if (o.verbose) {
+      err.println("* strand " + (Help.class.getPackage().getImplementationVersion() + ", Java ")
+          + System.getProperty("java.version") + "; timeouts: connect " + Failures.seconds(seconds(timeout.connect()))
+          + ", read/write " + Failures.seconds(seconds(timeout.read())));
+      b.onRequest(this::printRequest);
+    }
+    b.onResponse(this::onResponse);
+    return b.build();
+  }
+
+  /** Sends, retrying as {@code --retry} allows; returns the response to keep. */
+  private StreamingResponse send(Client client, Request request) {
+    RetryPolicy policy = new RetryPolicy(o.retry, o.retryDelaySeconds >= 0 ? duration(o.retryDelaySeconds) : null);
+    boolean replayable = request.body() == null || request.body().isRepeatable();
+    for (int retries = 0; ; retries++) {
+      StreamingResponse response;
+      try {
+        response = client.stream(request);
+      } catch (HttpException e) {
+        Duration wait = replayable ? policy.afterFailure(e, retries) : null;
+        if (wait == null) {
+          throw e;
+        }
+        double connect = o.connectTimeoutSeconds >= 0 ? o.connectTimeoutSeconds : o.timeoutSeconds;
+        retryNotice(Failures.of(e, connect, o.timeoutSeconds).message(), wait, retries);
+        sleep(wait);
+        continue;
+      }
+      Duration wait = replayable
+          ? policy.afterStatus(response.status(), response.headers().first("Retry-After"), retries, Instant.now())
+          : null;
+      if (wait == null) {
+        return response;
+      }
+      response.close();
+      synchronized (heads) {
+        heads.clear();
+      }
+      retryNotice("HTTP " + response.status() + statusText(response), wait, retries);
+      sleep(wait);
+    }
+  }
+
+  private void retryNotice(String what, Duration wait, int retriesDone) {
+    if (!o.silent) {
+      err.println("strand: " + what + "; retry " + (retriesDone + 1) + " of " + o.retry + " in "
+          + Failures.seconds(seconds(wait)));
+    }
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void onResponse(ResponseHead head) {
+    synchronized (heads) {
+      heads.add(head);
+    }
+    if (o.verbose) {
+      StringBuilder sb = new StringBuilder();
+      sb.append("< ").append(head.version()).append(' ').append(head.status()).append(statusText(head)).append('\n');
+      for (int i = 0; i < head.headers().size(); i++) {
+        sb.append("< ").append(head.headers().name(i)).append(": ").append(head.headers().value(i)).append('\n');
+      }
+      sb.append("<\n");
+      err.print(sb);
+      err.flush();
+    }
+  }
+
+  private void printRequest(Request r) {
+    URI url = r.url();
+    StringBuilder sb = new StringBuilder();
+    String scheme = url.getScheme() == null ? "http" : url.getScheme();
+    int port = url.getPort() >= 0 ? url.getPort() : scheme.equalsIgnoreCase("https") ? 443 : 80;
+    sb.append("* ").append(scheme).append("://").append(url.getHost()).append(':').append(port)
+        .append(scheme.equalsIgnoreCase("https") ? " over TLS" : " in cleartext (no TLS)").append('\n');
+    String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+    sb.append("> ").append(r.method()).append(' ').append(path);
+    if (url.getRawQuery() != null) {
+      sb.append('?').append(url.getRawQuery());
+    }
+    sb.append(" HTTP/1.1\n");
+    if (r.headers().first("Host") == null) {
+      sb.append("> Host: ").append(url.getRawAuthority()).append('\n');
+    }
+    Headers h = r.headers();
+    for (int i = 0; i < h.size(); i++) {
+      sb.append("> ").append(h.name(i)).append(": ").append(h.value(i)).append('\n');
+    }
+    if (r.body() != null) {
+      sb.append("* body: ").append(r.body().contentLength() < 0 ? "streamed" : r.body().contentLength() + " bytes")
+          .append(r.body().contentType() == null ? "" : ", " + r.body().contentType()).append('\n');
+    }
+    sb.append(">\n");
+    err.print(sb);
+    err.flush();
+  }
+
+  /** curl's {@code -i}: the status line and headers of every response received, CRLF-terminated. */
+  private void writeHeads(StreamingResponse last) throws IOException {
+    List<ResponseHead> all;
+    synchronized (heads) {
+      all = new ArrayList<>(heads);
+    }
+    if (all.isEmpty() || all.get(all.size() - 1).status() != last.status()) {
+      all.add(last);
+    }
+    StringBuilder sb = new StringBuilder();
+    for (ResponseHead head : all) {
+      sb.append(head.version()).append(' ').append(head.status()).append(statusText(head)).append("\r\n");
+      for (int i = 0; i < head.headers().size(); i++) {
+        sb.append(head.headers().name(i)).append(": ").append(head.headers().value(i)).append("\r\n");
+      }
+      sb.append("\r\n");
+    }
+    stdout.write(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
+  }
+
+  /** Writes the body to stdout or the -o file; returns the number of bytes received. */
+  private long writeBody(StreamingResponse response) throws CliException, IOException {
+    boolean toStdout = o.output == null || o.output.equals("-");
+    String contentType = response.headers().first("Content-Type");
+    if (toStdout && terminal.stdoutTty() && JsonPrinter.isJson(contentType)) {
+      return writePretty(response, contentType);
+    }
+    OutputStream out = toStdout ? stdout : openOutput();
+    Progress progress = !toStdout && terminal.stderrTty() && !o.silent
+        ? new Progress(err, expectedLength(response), System.nanoTime())
+        : null;
+    long bytes = 0;
+    try {
+      for (byte[] chunk : response.chunks()) {
+        write(out, chunk, 0, chunk.length, toStdout);
+        bytes += chunk.length;
+        if (progress != null) {
+          progress.update(bytes, System.nanoTime());
+        }
+      }
+      if (progress != null) {
+        progress.finish(bytes, System.nanoTime());
+      }
+    } finally {
+      if (!toStdout) {
+        closeOutput(out);
+      }
+    }
+    return bytes;
+  }
+
+  private long writePretty(StreamingResponse response, String contentType) throws IOException {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    long bytes = 0;
+    boolean overflow = false;
+    for (byte[] chunk : response.chunks()) {
+      bytes += chunk.length;
+      if (overflow) {
+        stdout.write(chunk);
+      } else {
+        buffer.write(chunk);
+        if (buffer.size() > PRETTY_LIMIT) {
+          buffer.writeTo(stdout);
+          overflow = true;
+        }
+      }
+    }
+    if (!overflow) {
+      String pretty = JsonPrinter.format(new String(buffer.toByteArray(), charset(contentType)), terminal.color());
+      if (pretty != null) {
+        stdout.write(pretty.getBytes(StandardCharsets.UTF_8));
+      } else {
+        buffer.writeTo(stdout);
+      }
+    }
+    return bytes;
+  }
+
+  private OutputStream openOutput() throws CliException {
+    try {
+      return new FileOutputStream(o.output);
+    } catch (IOException e) {
+      throw new CliException(Failures.WRITE_ERROR, "cannot write " + o.output + ": " + e.getMessage());
+    }
+  }
+
+  private void write(OutputStream out, byte[] b, int off, int len, boolean toStdout) throws CliException, IOException {
+    if (toStdout) {
+      out.write(b, off, len);
+      return;
+    }
+    try {
+      out.write(b, off, len);
+    } catch (IOException e) {
+      throw new CliException(Failures.WRITE_ERROR, "cannot write " + o.output + ": " + e.getMessage());
+    }
+  }
+
+  private void closeOutput(OutputStream out) throws CliException {
+    try {
+      out.close();
+    } catch (IOException e) {
+      throw new CliException(Failures.WRITE_ERROR, "cannot write " + o.output + ": " + e.getMessage());
+    }
+  }
+
+  /** Content-Length, unless the body was decompressed (then the length on the wire says nothing). */
+  private long expectedLength(StreamingResponse response) {
+    String encoding = response.headers().first("Content-Encoding");
+    String length = response.headers().first("Content-Length");
+    if (length == null || (encoding != null && o.compressed && !encoding.equalsIgnoreCase("identity"))) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(length.strip());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  private boolean removes(String header) {
+    for (String h : o.headers) {
+      int colon = h.indexOf(':');
+      if (h.substring(0, colon).strip().equalsIgnoreCase(header) && h.substring(colon + 1).isBlank()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String statusText(ResponseHead head) {
+    return head.reason() == null || head.reason().isEmpty() ? "" : " " + head.reason();
+  }
+
+  private static Charset charset(String contentType) {
+    if (contentType != null) {
+      int i = contentType.toLowerCase(Locale.ROOT).indexOf("charset=");
+      if (i >= 0) {
+        String name = contentType.substring(i + 8).split(";")[0].strip().replace("\"", "");
+        try {
+          return Charset.forName(name);
+        } catch (RuntimeException unknown) {
+          return StandardCharsets.UTF_8;
+        }
+      }
+    }
+    return StandardCharsets.UTF_8;
+  }
+
+  private static Duration duration(double seconds) {
+    return Duration.ofNanos((long) (seconds * 1e9));
+  }
+
+  private static double seconds(Duration d) {
+    return d == null ? 0 : d.toNanos() / 1e9;
+  }
+
+  private static String millis(long nanos) {
+    return Long.toString(nanos / 1_000_000);
+  }
+}

@@ -1,0 +1,94 @@
+package dev.strand.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ArgParserTest {
+  @Test
+  void defaultsToGetWithFiveSecondsAndCompression() throws Exception {
+    Options o = ArgParser.parse(new String[] {"http://h/x"});
+    assertEquals("http://h/x", o.url);
+    assertEquals("GET", o.effectiveMethod());
+    assertEquals(5.0, o.timeoutSeconds);
+    assertTrue(o.compressed);
+    assertFalse(o.location);
+  }
+
+  @Test
+  void clusteredShortFlagsAndAttachedValues() throws Exception {
+    Options o = ArgParser.parse(new String[] {"-sLiXQUERY", "-oout.bin", "u"});
+    assertTrue(o.silent && o.location && o.include);
+    assertEquals("QUERY", o.effectiveMethod());
+    assertEquals("out.bin", o.output);
+  }
+
+  @Test
+  void longOptionsWithEqualsAndRepeatables() throws Exception {
+    Options o = ArgParser.parse(new String[] {"--timeout=2.5", "-H", "A: 1", "--header", "B: 2", "-p", "q=x y",
+        "--param=n=1", "--max-redirs", "3", "--retry", "2", "--no-compressed", "u"});
+    assertEquals(2.5, o.timeoutSeconds);
+    assertEquals(List.of("A: 1", "B: 2"), o.headers);
+    assertEquals(List.of("q=x y", "n=1"), o.params);
+    assertEquals(3, o.maxRedirects);
+    assertEquals(2, o.retry);
+    assertFalse(o.compressed);
+  }
+
+  @Test
+  void bodyImpliesPostAndHeadImpliesHead() throws Exception {
+    assertEquals("POST", ArgParser.parse(new String[] {"-d", "a=1", "u"}).effectiveMethod());
+    assertEquals("POST", ArgParser.parse(new String[] {"--json", "{}", "u"}).effectiveMethod());
+    assertEquals("POST", ArgParser.parse(new String[] {"-F", "a=1", "u"}).effectiveMethod());
+    assertEquals("PUT", ArgParser.parse(new String[] {"-X", "PUT", "-d", "a", "u"}).effectiveMethod());
+    assertEquals("HEAD", ArgParser.parse(new String[] {"-I", "u"}).effectiveMethod());
+  }
+
+  @Test
+  void doubleDashAllowsAUrlThatLooksLikeAnOption() throws Exception {
+    assertEquals("-weird", ArgParser.parse(new String[] {"--", "-weird"}).url);
+  }
+
+  @Test
+  void helpAndVersionNeedNoUrl() throws Exception {
+    assertTrue(ArgParser.parse(new String[] {"--help"}).help);
+    assertTrue(ArgParser.parse(new String[] {"-V"}).version);
+  }
+
+  @Test
+  void usageErrorsNameTheProblem() {
+    assertUsage("no URL given");
+    assertUsage("unknown option --bogus", "--bogus", "u");
+    assertUsage("unknown option -Z", "-sZ", "u");
+    assertUsage("option -X needs a value", "u", "-X");
+    assertUsage("one URL at a time", "a", "b");
+    assertUsage("--retry needs a whole number", "--retry", "-1", "u");
+    assertUsage("--timeout needs a number of seconds", "--timeout", "soon", "u");
+    assertUsage("is not \"Name: value\"", "-H", "NoColon", "u");
+    assertUsage("is not name=value", "-F", "novalue", "u");
+    assertUsage("USER:PASSWORD", "-u", "alice", "u");
+    assertUsage("only one of", "-d", "a", "--json", "{}", "u");
+    assertUsage("-I/--head sends no body", "-I", "-d", "a", "u");
+    assertUsage("takes no value", "--silent=yes", "u");
+  }
+
+  @Test
+  void unsupportedFeaturesAreParsedAndReported() throws Exception {
+    assertEquals("--ws", ArgParser.parse(new String[] {"--ws", "u"}).unsupportedFlag());
+    assertEquals("--sse", ArgParser.parse(new String[] {"--sse", "u"}).unsupportedFlag());
+    assertEquals("--insecure", ArgParser.parse(new String[] {"-k", "u"}).unsupportedFlag());
+    assertEquals("--proxy", ArgParser.parse(new String[] {"--proxy", "http://p:3128", "u"}).unsupportedFlag());
+    assertEquals("--http2", ArgParser.parse(new String[] {"--http2", "u"}).unsupportedFlag());
+    assertEquals(null, ArgParser.parse(new String[] {"--http1.1", "u"}).unsupportedFlag());
+  }
+
+  private static void assertUsage(String expected, String... args) {
+    UsageException e = assertThrows(UsageException.class, () -> ArgParser.parse(args));
+    assertTrue(e.getMessage().contains(expected), e.getMessage());
+    assertEquals(2, e.exitCode());
+  }
+}

@@ -1,0 +1,148 @@
+package dev.strand.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strand.testkit.TestServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** curl's exit codes, each from a real failure, each with one line on stderr and no stack trace. */
+class CliExitCodesE2ETest {
+  static TestServer server;
+
+  @BeforeAll
+  static void start() {
+    server = TestServer.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  @Test
+  void failIs22OnStatus400AndAboveWithNoBody() {
+    Cli.Result r = Cli.run("-f", server.url("/status/404"));
+    assertEquals(22, r.exit(), r::toString);
+    assertEquals("", r.stdout());
+    assertEquals("strand: HTTP 404 Not Found (GET " + server.url("/status/404") + ")\n", r.stderr());
+    assertEquals(0, Cli.run(server.url("/status/404")).exit(), "without -f an error status is still a success");
+    assertEquals(0, Cli.run("-f", server.url("/status/204")).exit());
+  }
+
+  @Test
+  void cannotResolveIs6() {
+    Cli.Result r = Cli.run("--timeout", "3", "http://no-such-host.invalid/");
+    assertEquals(6, r.exit(), r::toString);
+    assertOneLine(r, "strand: cannot resolve host no-such-host.invalid");
+  }
+
+  @Test
+  void cannotConnectIs7() throws IOException {
+    Cli.Result r = Cli.run("http://127.0.0.1:" + closedPort() + "/");
+    assertEquals(7, r.exit(), r::toString);
+    assertOneLine(r, "strand: cannot connect to 127.0.0.1:");
+  }
+
+  @Test
+  void timeoutIs28() {
+    Cli.Result r = Cli.run("--timeout", "0.5", server.url("/never"));
+    assertEquals(28, r.exit(), r::toString);
+    assertOneLine(r, "strand: read timed out after 0.5 s (GET " + server.url("/never") + ")");
+    assertTrue(r.millis() < 15_000, "bounded: " + r.millis() + " ms");
+  }
+
+  @Test
+  void tooManyRedirectsIs47() {
+    Cli.Result r = Cli.run("-L", "--max-redirs", "2", server.url("/redirect/5"));
+    assertEquals(47, r.exit(), r::toString);
+    assertOneLine(r, "strand: ");
+  }
+
+  @Test
+  void emptyReplyIs52() {
+    Cli.Result r = Cli.run(server.url("/fault/close"));
+    assertEquals(52, r.exit(), r::toString);
+    assertOneLine(r, "strand: empty reply from server");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/fault/bad-status-line", "/fault/reset-mid-body"})
+  void protocolAndReceiveErrorsAre56(String path) {
+    Cli.Result r = Cli.run(server.url(path));
+    assertEquals(56, r.exit(), r::toString);
+    assertOneLine(r, "strand: ");
+  }
+
+  @Test
+  void badUrlIs3() {
+    Cli.Result r = Cli.run("http://bad host/");
+    assertEquals(3, r.exit(), r::toString);
+    assertOneLine(r, "strand: invalid URL");
+  }
+
+  @Test
+  void unreadableBodyFileIs26() {
+    Cli.Result r = Cli.run("-d", "@/no/such/file", server.url("/echo"));
+    assertEquals(26, r.exit(), r::toString);
+    assertOneLine(r, "strand: cannot read /no/such/file: no such file");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"--ws", "--sse", "--http2", "--http2-prior-knowledge", "-k", "--cacert=ca.pem",
+      "--proxy=http://127.0.0.1:3128"})
+  void featuresNotThereYetAreExit2(String flag) {
+    Cli.Result r = Cli.run(flag, server.url("/small"));
+    assertEquals(2, r.exit(), r::toString);
+    assertOneLine(r, "strand: ");
+    assertTrue(r.stderr().contains("is not supported yet"), r::toString);
+    assertEquals("", r.stdout());
+  }
+
+  @Test
+  void clientCertificatesAreNotThereYet() {
+    Cli.Result r = Cli.run("--cert", "c.pem", "--key", "k.pem", server.url("/small"));
+    assertEquals(2, r.exit(), r::toString);
+    assertEquals("strand: --cert is not supported yet (see strand --help)\n", r.stderr());
+  }
+
+  @Test
+  void proxyFromTheEnvironmentIsRefusedUnlessExcluded() {
+    String url = server.url("/small");
+    Cli.Result r = Cli.run(Map.of("http_proxy", "http://127.0.0.1:9"), null, url);
+    assertEquals(2, r.exit(), r::toString);
+    assertTrue(r.stderr().startsWith("strand: http_proxy is set, but proxies are not supported yet"), r::toString);
+    assertEquals(0, Cli.run(Map.of("http_proxy", "http://127.0.0.1:9"), null, "--no-proxy-env", url).exit());
+    assertEquals(0, Cli.run(Map.of("http_proxy", "http://127.0.0.1:9", "NO_PROXY", "127.0.0.1"), null, url).exit());
+  }
+
+  @Test
+  void verboseAddsTheStackTrace() {
+    Cli.Result r = Cli.run("-v", "--timeout", "0.5", server.url("/never"));
+    assertEquals(28, r.exit(), r::toString);
+    assertTrue(r.stderr().contains("\tat "), r::toString);
+    assertTrue(r.stderr().contains("strand: read timed out after 0.5 s"), r::toString);
+  }
+
+  private static void assertOneLine(Cli.Result r, String prefix) {
+    assertTrue(r.stderr().startsWith(prefix), r::toString);
+    assertTrue(r.stderr().endsWith("\n"), r::toString);
+    assertEquals(1, r.stderr().lines().count(), () -> "exactly one line: " + r);
+    assertFalse(r.stderr().contains("Exception"), () -> "no exception class names: " + r);
+  }
+
+  private static int closedPort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,20 @@
+package dev.strand.internal.client;
+
+import dev.strand.Headers;
+import dev.strand.Request;
+import dev.strand.RequestBody;
+import java.net.URI;
+
+/** Copies of requests with another method or URL, which {@code Request.toBuilder()} cannot change. */
+final class Requests {
+  private Requests() {}
+
+  static Request with(Request request, String method, URI url, Headers headers, RequestBody body) {
+    return Request.builder(method, url)
+        .headers(headers)
+        .body(body)
+        .timeout(request.timeout())
+        .expectContinue(body != null && request.expectContinue())
+        .build();
+  }
+}

@@ -1,0 +1,6 @@
+package dev.strand.internal.codec;
+
+/** Encoded input for a {@link Decoder}: the next chunk, or {@code null} at the end. May block. */
+interface ChunkSource {
+  byte[] next();
+}

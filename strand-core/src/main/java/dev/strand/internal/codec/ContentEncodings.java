@@ -1,0 +1,101 @@
+package dev.strand.internal.codec;
+
+import dev.strand.Headers;
+import dev.strand.Request;
+import dev.strand.StreamingResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+
+/**
+ * Which Content-Encodings the client decodes, and the decoding view of a response. gzip
+ * ({@code x-gzip}) and deflate always; zstd when zstd-jni is on the class path. Brotli is not
+ * supported yet: {@code br} responses pass through undecoded (and {@code br} is not advertised).
+ */
+public final class ContentEncodings {
+  private static final boolean ZSTD = isPresent("com.github.luben.zstd.ZstdInputStreamNoFinalizer")
+      && ZstdDecoder.available();
+
+  /** The Accept-Encoding value the client sends when decompression is on. */
+  public static final String ACCEPT_ENCODING = ZSTD ? "gzip, deflate, zstd" : "gzip, deflate";
+
+  private ContentEncodings() {}
+
+  /**
+   * {@code response} with its body decoded, and without Content-Encoding and Content-Length (which
+   * described the encoded body), if it has a Content-Encoding this client decodes; else unchanged.
+   * Responses without a body (HEAD, 204, 304) are left untouched.
+   */
+  public static StreamingResponse decode(StreamingResponse response, Request request) {
+    String encoding = response.headers().first("Content-Encoding");
+    if (encoding == null || request.method().equals("HEAD") || response.status() == 204
+        || response.status() == 304 || response.status() < 200) {
+      return response;
+    }
+    String[] codings = codings(encoding);
+    if (codings == null) {
+      return response;
+    }
+    Headers headers = response.headers().toBuilder().remove("Content-Encoding").remove("Content-Length").build();
+    if (codings.length == 0) { // only "identity"
+      return response.withBody(headers, response.responseBody());
+    }
+    return response.withBody(headers, new DecodingResponseBody(response.responseBody(), codings, request));
+  }
+
+  /** The codings in the order they were applied, without identity; null if one is not supported. */
+  static String[] codings(String header) {
+    int count = 0;
+    String[] out = new String[2];
+    int start = 0;
+    while (start <= header.length()) {
+      int comma = header.indexOf(',', start);
+      int end = comma < 0 ? header.length() : comma;
+      String token = header.substring(start, end).strip().toLowerCase(Locale.ROOT);
+      start = end + 1;
+      if (token.isEmpty() || token.equals("identity")) {
+        continue;
+      }
+      if (token.equals("x-gzip")) {
+        token = "gzip";
+      }
+      if (!token.equals("gzip") && !token.equals("deflate") && !(ZSTD && token.equals("zstd"))) {
+        return null;
+      }
+      if (count == out.length) {
+        out = java.util.Arrays.copyOf(out, count * 2);
+      }
+      out[count++] = token;
+    }
+    return java.util.Arrays.copyOf(out, count);
+  }
+
+  /** A decoder for one coding over {@code source}. */
+  static Decoder decoder(String coding, ChunkSource source) {
+    return switch (coding) {
+      case "gzip" -> InflateDecoder.gzip(source);
+      case "deflate" -> InflateDecoder.deflate(source);
+      case "zstd" -> {
+        try {
+          yield new ZstdDecoder(source);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+      default -> throw new IllegalArgumentException(coding);
+    };
+  }
+
+  static boolean zstdAvailable() {
+    return ZSTD;
+  }
+
+  private static boolean isPresent(String className) {
+    try {
+      Class.forName(className, false, ContentEncodings.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,191 @@
+package dev.strand.internal.cookie;
+
+import dev.strand.Cookie;
+import dev.strand.Headers;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * One client's cookies, kept by the rules of RFC 6265: host-only and Domain cookies, path
+ * matching, Secure only over https, Max-Age over Expires, deletion by expiry. Thread-safe.
+ *
+ * <p>The clock is passed in, so expiry is tested without sleeping. Cookies are indexed by domain,
+ * so a request looks only at its host and the host's parent domains. At most {@value #MAX_COOKIES}
+ * cookies are kept; beyond that the oldest go first.
+ */
+public final class CookieJar {
+  static final int MAX_COOKIES = 3000;
+
+  private final LongSupplier clock;
+  private final Map<String, List<StoredCookie>> byDomain = new HashMap<>();
+  private long nextCreation;
+  // Read without the lock: a client that never received a cookie pays one volatile read per request.
+  private volatile int size;
+
+  /** @param clock current time in epoch milliseconds */
+  public CookieJar(LongSupplier clock) {
+    this.clock = clock;
+  }
+
+  /** Stores every Set-Cookie field of a response to {@code url}. */
+  public void storeAll(URI url, Headers headers) {
+    for (int i = 0; i < headers.size(); i++) {
+      if (headers.name(i).equalsIgnoreCase("Set-Cookie")) {
+        store(url, headers.value(i));
+      }
+    }
+  }
+
+  /** Stores (or replaces, or with a past expiry deletes) the cookie of one Set-Cookie value. */
+  public synchronized void store(URI url, String setCookie) {
+    long now = clock.getAsLong();
+    StoredCookie c = SetCookieParser.parse(setCookie, host(url), url.getRawPath(), isHttps(url), now, nextCreation);
+    if (c == null) {
+      return;
+    }
+    List<StoredCookie> list = byDomain.get(c.domain());
+    if (list != null) {
+      for (int i = 0; i < list.size(); i++) {
+        StoredCookie old = list.get(i);
+        if (old.sameKey(c)) {
+          list.remove(i);
+          if (!c.expired(now)) {
+            list.add(i, c.withCreation(old.creation()));
+          } else {
+            size--;
+          }
+          removeIfEmpty(c.domain(), list);
+          return;
+        }
+      }
+    }
+    if (c.expired(now)) {
+      return;
+    }
+    nextCreation++;
+    byDomain.computeIfAbsent(c.domain(), d -> new ArrayList<>(4)).add(c);
+    size++;
+    if (size > MAX_COOKIES) {
+      evict(now);
+    }
+  }
+
+  /** The Cookie header value for a request to {@code url}, or {@code null} if no cookie applies. */
+  public String cookieHeader(URI url) {
+    if (size == 0) {
+      return null;
+    }
+    String host = host(url);
+    String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+    boolean https = isHttps(url);
+    List<StoredCookie> matches = new ArrayList<>(4);
+    synchronized (this) {
+      long now = clock.getAsLong();
+      String domain = host;
+      while (true) {
+        List<StoredCookie> list = byDomain.get(domain);
+        if (list != null) {
+          for (int i = list.size() - 1; i >= 0; i--) {
+            StoredCookie c = list.get(i);
+            if (c.expired(now)) {
+              list.remove(i);
+              size--;
+            } else if ((!c.hostOnly() || domain.equals(host)) && (!c.secure() || https)
+                && Domains.pathMatch(path, c.path())) {
+              matches.add(c);
+            }
+          }
+          removeIfEmpty(domain, list);
+        }
+        int dot = domain.indexOf('.');
+        if (dot < 0 || Domains.isIpAddress(host)) {
+          break;
+        }
+        domain = domain.substring(dot + 1);
+      }
+    }
+    if (matches.isEmpty()) {
+      return null;
+    }
+    // RFC 6265 5.4: longer paths first, then earlier creation.
+    matches.sort((a, b) -> a.path().length() != b.path().length()
+        ? Integer.compare(b.path().length(), a.path().length())
+        : Long.compare(a.creation(), b.creation()));
+    StringBuilder sb = new StringBuilder(matches.size() * 24);
+    for (StoredCookie c : matches) {
+      if (!sb.isEmpty()) {
+        sb.append("; ");
+      }
+      sb.append(c.name()).append('=').append(c.value());
+    }
+    return sb.toString();
+  }
+
+  /** The unexpired cookies, oldest first. */
+  public synchronized List<Cookie> cookies() {
+    long now = clock.getAsLong();
+    List<StoredCookie> all = new ArrayList<>(size);
+    for (List<StoredCookie> list : byDomain.values()) {
+      for (StoredCookie c : list) {
+        if (!c.expired(now)) {
+          all.add(c);
+        }
+      }
+    }
+    all.sort((a, b) -> Long.compare(a.creation(), b.creation()));
+    List<Cookie> out = new ArrayList<>(all.size());
+    for (StoredCookie c : all) {
+      out.add(new Cookie(c.name(), c.value(), c.domain(), c.path(),
+          c.persistent() ? Instant.ofEpochMilli(c.expiresAt()) : null, c.secure(), c.httpOnly(), c.hostOnly()));
+    }
+    return List.copyOf(out);
+  }
+
+  private void evict(long now) {
+    for (var it = byDomain.values().iterator(); it.hasNext(); ) {
+      List<StoredCookie> list = it.next();
+      int before = list.size();
+      list.removeIf(c -> c.expired(now));
+      size -= before - list.size();
+      if (list.isEmpty()) {
+        it.remove();
+      }
+    }
+    while (size > MAX_COOKIES) {
+      String oldestDomain = null;
+      StoredCookie oldest = null;
+      for (Map.Entry<String, List<StoredCookie>> e : byDomain.entrySet()) {
+        for (StoredCookie c : e.getValue()) {
+          if (oldest == null || c.creation() < oldest.creation()) {
+            oldest = c;
+            oldestDomain = e.getKey();
+          }
+        }
+      }
+      List<StoredCookie> list = byDomain.get(oldestDomain);
+      list.remove(oldest);
+      removeIfEmpty(oldestDomain, list);
+      size--;
+    }
+  }
+
+  private void removeIfEmpty(String domain, List<StoredCookie> list) {
+    if (list.isEmpty()) {
+      byDomain.remove(domain);
+    }
+  }
+
+  private static String host(URI url) {
+    return url.getHost().toLowerCase(Locale.ROOT);
+  }
+
+  private static boolean isHttps(URI url) {
+    return "https".equalsIgnoreCase(url.getScheme());
+  }
+}

@@ -1,0 +1,44 @@
+package dev.strand.internal.netty;
+
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/** The event-loop threads and the matching socket type: native epoll when available, else NIO. */
+final class EventLoops {
+  final MultiThreadIoEventLoopGroup group;
+  final Class<? extends SocketChannel> channelType;
+  /** {@code "epoll"} or {@code "nio"}, as {@link dev.strand.ClientStats#transport()} reports it. */
+  final String name;
+
+  private EventLoops(MultiThreadIoEventLoopGroup group, Class<? extends SocketChannel> channelType, String name) {
+    this.group = group;
+    this.channelType = channelType;
+    this.name = name;
+  }
+
+  static EventLoops create(int threads, boolean preferNative) {
+    boolean epoll = preferNative && Epoll.isAvailable();
+    IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    // Daemon threads: a transport the user forgot to close must not keep the JVM alive.
+    DefaultThreadFactory threadFactory = new DefaultThreadFactory("strand-io", true);
+    MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, threadFactory, factory);
+    return epoll
+        ? new EventLoops(group, EpollSocketChannel.class, "epoll")
+        : new EventLoops(group, NioSocketChannel.class, "nio");
+  }
+
+  void shutdown() {
+    var done = group.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    if (!group.next().inEventLoop()) {
+      done.awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+  }
+}

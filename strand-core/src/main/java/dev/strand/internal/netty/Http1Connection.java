@@ -1,0 +1,481 @@
+package dev.strand.internal.netty;
+
+import dev.strand.Headers;
+import dev.strand.HttpException;
+import dev.strand.ProtocolException;
+import dev.strand.StreamingResponse;
+import dev.strand.TransportException;
+import dev.strand.Version;
+import dev.strand.internal.pool.Origin;
+import dev.strand.internal.pool.PooledConnection;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One HTTP/1.1 connection carrying one {@link Exchange} at a time. All its state is confined to the
+ * channel's event loop; other threads reach it only through {@code eventLoop().execute}.
+ *
+ * <p>The channel runs with auto-read off. A read is kept pending while an exchange wants bytes and
+ * while the connection is idle (so a peer's FIN is seen at once and the connection leaves the pool);
+ * it is withheld while the consumer of a streamed body is behind, which is the backpressure.
+ *
+ * <p>Timeouts: one timer per connection, re-armed lazily. Each read or write completion just stamps
+ * {@link #progressAt}; the timer, when it fires, compares that stamp with the current phase's limit
+ * and re-arms itself for the remainder. So the hot path schedules nothing per request.
+ */
+final class Http1Connection extends PooledConnection {
+  private static final long CONTINUE_FALLBACK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  final Channel channel;
+  private final NettyEngine engine;
+  private final ResponseDecoder decoder;
+  private final byte[] hostLine;
+  private final int maxHeaderSize;
+  private final boolean[] inlined = new boolean[1];
+  private final Runnable timerTask = this::onTimer;
+  /** Stamps write progress for the write timeout; added to body writes. */
+  final ChannelFutureListener writeProgress = f -> {
+    if (f.isSuccess()) {
+      progressAt = System.nanoTime();
+    }
+  };
+
+  // Event-loop confined.
+  private Exchange exchange;
+  private NettyResponseBody body;
+  private StreamingResponse undelivered;
+  private long requestLength;
+  private boolean requestDone;
+  private boolean responseStarted;
+  private boolean responseDone;
+  private boolean bytesSeen;
+  private boolean keepAlive;
+  private boolean forceClose;
+  private boolean skipInformational;
+  private boolean awaitingContinue;
+  private boolean readPaused;
+  private ScheduledFuture<?> continueTimer;
+  private long progressAt;
+  private boolean timerArmed;
+  private long timerAt;
+
+  Http1Connection(Channel channel, NettyEngine engine, ResponseDecoder decoder, Origin origin, int maxHeaderSize) {
+    this.channel = channel;
+    this.engine = engine;
+    this.decoder = decoder;
+    this.maxHeaderSize = maxHeaderSize;
+    this.hostLine = ("Host: " + origin.hostHeader() + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  EventLoop eventLoop() {
+    return channel.eventLoop();
+  }
+
+  @Override
+  public boolean isOpen() {
+    return channel.isActive();
+  }
+
+  @Override
+  public void close() {
+    channel.close();
+  }
+
+  // ---- starting an exchange ----
+
+  /** Starts {@code x} on this connection (event loop). */
+  void begin(Exchange x) {
+    if (x.future.isDone()) {
+      // Cancelled while the hand-off was in flight: nothing was written, the connection is as good as before.
+      engine.pool.release(this, channel.isActive());
+      return;
+    }
+    if (!channel.isActive()) {
+      engine.pool.release(this, false);
+      if (isReused() && x.mayRetry()) {
+        x.retry();
+      } else {
+        x.fail(ErrorMapper.noResponse(x.request));
+      }
+      return;
+    }
+    exchange = x;
+    body = null;
+    undelivered = null;
+    requestDone = false;
+    responseStarted = false;
+    responseDone = false;
+    bytesSeen = false;
+    keepAlive = true;
+    forceClose = false;
+    skipInformational = false;
+    awaitingContinue = false;
+    readPaused = false;
+    decoder.headRequest = x.head;
+    long length = RequestWriter.framedLength(x.request);
+    requestLength = length;
+    boolean expect = x.request.expectContinue() && length != 0 && length != -2;
+    ByteBuf head = RequestWriter.encode(channel.alloc(), x.request, hostLine, length, expect, inlined);
+    progressAt = System.nanoTime();
+    if (length == -2 || length == 0 || inlined[0]) {
+      channel.writeAndFlush(head, channel.voidPromise());
+      requestDone = true;
+    } else if (expect) {
+      channel.writeAndFlush(head, channel.voidPromise());
+      awaitingContinue = true;
+      continueTimer = channel.eventLoop().schedule(() -> {
+        if (exchange == x && awaitingContinue) {
+          awaitingContinue = false;
+          sendBody(x);
+        }
+      }, CONTINUE_FALLBACK_NANOS, TimeUnit.NANOSECONDS);
+    } else {
+      channel.write(head, channel.voidPromise());
+      sendBody(x);
+    }
+    armTimer();
+    channel.read();
+  }
+
+  private void sendBody(Exchange x) {
+    progressAt = System.nanoTime();
+    byte[] buffered = x.request.body().bufferedBytes();
+    if (buffered != null) {
+      ChannelFuture f = channel.writeAndFlush(Unpooled.wrappedBuffer(buffered));
+      f.addListener(writeProgress);
+      f.addListener(done -> {
+        if (done.isSuccess()) {
+          requestWritten(x);
+        }
+      });
+    } else {
+      channel.flush();
+      new BodyPump(this, x, requestLength).start();
+    }
+    armTimer();
+  }
+
+  /** The whole request is on the wire (any thread). */
+  void requestWritten(Exchange x) {
+    if (!channel.eventLoop().inEventLoop()) {
+      channel.eventLoop().execute(() -> requestWritten(x));
+      return;
+    }
+    if (exchange != x || requestDone) {
+      return;
+    }
+    requestDone = true;
+    progressAt = System.nanoTime();
+    armTimer();
+    if (responseDone) {
+      finish();
+    }
+  }
+
+  /** The body pump failed (any thread). */
+  void failFromPump(Exchange x, HttpException e) {
+    channel.eventLoop().execute(() -> {
+      if (exchange == x) {
+        fail(e, false);
+      }
+    });
+  }
+
+  // ---- reading the response (called by Http1ResponseHandler) ----
+
+  void onRead(Object msg) {
+    if (exchange == null) {
+      // Bytes on an idle connection: the peer is confused, the connection can no longer be trusted.
+      ReferenceCountUtil.release(msg);
+      channel.close();
+      return;
+    }
+    bytesSeen = true;
+    if (msg instanceof HttpResponse r) {
+      onHead(r);
+    }
+    if (msg instanceof HttpContent c) {
+      try {
+        if (exchange != null) {
+          onContent(c);
+        }
+      } finally {
+        c.release();
+      }
+    }
+  }
+
+  private void onHead(HttpResponse r) {
+    Exchange x = exchange;
+    if (r.decoderResult().isFailure()) {
+      fail(ErrorMapper.malformed(r.decoderResult().cause(), x.request, maxHeaderSize, false), false);
+      return;
+    }
+    int code = r.status().code();
+    if (code >= 100 && code < 200 && code != 101) {
+      skipInformational = true;
+      if (code == 100 && awaitingContinue) {
+        awaitingContinue = false;
+        cancelContinueTimer();
+        sendBody(x);
+      }
+      return;
+    }
+    responseStarted = true;
+    if (awaitingContinue) {
+      // A final answer instead of 100: the announced body is never sent, so the connection cannot be reused.
+      awaitingContinue = false;
+      cancelContinueTimer();
+      requestDone = true;
+      forceClose = true;
+    }
+    keepAlive = HttpUtil.isKeepAlive(r) && code != 101;
+    Headers headers;
+    try {
+      headers = convert(r.headers());
+    } catch (IllegalArgumentException e) {
+      fail(new ProtocolException("malformed response header: " + e.getMessage() + " (" + x.request + ")", x.request, e),
+          false);
+      return;
+    }
+    Version version = r.protocolVersion() == HttpVersion.HTTP_1_0 ? Version.HTTP_1_0 : Version.HTTP_1_1;
+    long length = x.head || code == 204 || code == 304 || code == 101 ? 0 : HttpUtil.getContentLength(r, -1L);
+    body = new NettyResponseBody(this, x.request, length);
+    undelivered = StreamingResponse.of(x.request, code, r.status().reasonPhrase(), headers, version, body);
+  }
+
+  private void onContent(HttpContent c) {
+    Exchange x = exchange;
+    if (c.decoderResult().isFailure()) {
+      fail(ErrorMapper.malformed(c.decoderResult().cause(), x.request, maxHeaderSize, true), false);
+      return;
+    }
+    boolean last = c instanceof LastHttpContent;
+    if (skipInformational) {
+      skipInformational = !last;
+      return;
+    }
+    if (body == null) {
+      return;
+    }
+    ByteBuf content = c.content();
+    if (content.isReadable()) {
+      int next = body.onContent(content);
+      if (next == NettyResponseBody.PAUSE) {
+        readPaused = true;
+      } else if (next == NettyResponseBody.TOO_LARGE) {
+        fail(body.error(), false);
+        return;
+      }
+    }
+    if (last) {
+      responseDone = true;
+      body.onEnd();
+      StreamingResponse r = undelivered;
+      undelivered = null;
+      if (!requestDone) {
+        // The server answered before taking the whole request: stop sending, do not reuse.
+        requestDone = true;
+        forceClose = true;
+      }
+      // Back to the pool first, then wake the caller: it sees the connection already released.
+      finish();
+      if (r != null) {
+        deliver(x, r);
+      }
+    }
+  }
+
+  void onReadComplete() {
+    Exchange x = exchange;
+    if (x == null) {
+      if (channel.isActive()) {
+        channel.read();
+      }
+      return;
+    }
+    progressAt = System.nanoTime();
+    StreamingResponse r = undelivered;
+    if (r != null) {
+      // The head and whatever body came with it in this read: one wake-up of the caller.
+      undelivered = null;
+      deliver(x, r);
+    }
+    if (exchange != null && !readPaused) {
+      channel.read();
+    }
+  }
+
+  void onInactive() {
+    Exchange x = exchange;
+    if (x == null) {
+      engine.pool.closed(this);
+      return;
+    }
+    if (!responseStarted) {
+      fail(ErrorMapper.noResponse(x.request), true);
+    } else {
+      fail(ErrorMapper.truncated(x.request, body == null ? 0 : body.received(),
+          body == null ? -1 : body.contentLength()), false);
+    }
+  }
+
+  void onException(Throwable cause) {
+    Exchange x = exchange;
+    if (x != null) {
+      fail(ErrorMapper.io(cause, x.request), cause instanceof IOException);
+    }
+    channel.close();
+  }
+
+  // ---- consumer-driven (any thread) ----
+
+  /** The consumer took enough of {@code b}: read on. */
+  void resumeReading(NettyResponseBody b) {
+    channel.eventLoop().execute(() -> {
+      if (body == b && readPaused && exchange != null) {
+        readPaused = false;
+        progressAt = System.nanoTime();
+        armTimer();
+        channel.read();
+      }
+    });
+  }
+
+  /** {@code b} was closed before its end, or is too large: the connection goes. */
+  void discard(NettyResponseBody b) {
+    channel.eventLoop().execute(() -> {
+      if (body == b && exchange != null) {
+        fail(new TransportException("response body discarded", exchange.request), false);
+      }
+    });
+  }
+
+  /** The caller cancelled {@code x}'s future. */
+  void abort(Exchange x) {
+    channel.eventLoop().execute(() -> {
+      if (exchange == x) {
+        fail(new TransportException("cancelled (" + x.request + ")", x.request), false);
+      }
+    });
+  }
+
+  // ---- ending an exchange ----
+
+  private void deliver(Exchange x, StreamingResponse r) {
+    if (!x.future.complete(r)) {
+      r.close(); // cancelled meanwhile: a body still arriving discards the connection
+    }
+  }
+
+  /** The exchange is over and the connection clean: back to the pool (or closed). */
+  private void finish() {
+    exchange = null;
+    body = null;
+    cancelContinueTimer();
+    boolean reusable = keepAlive && !forceClose && channel.isActive();
+    if (!reusable) {
+      channel.close();
+    }
+    engine.pool.release(this, reusable);
+  }
+
+  /** The exchange failed: the connection is closed, and a stale reuse is retried once elsewhere. */
+  private void fail(HttpException e, boolean retryable) {
+    Exchange x = exchange;
+    if (x == null) {
+      return;
+    }
+    boolean retry = retryable && !bytesSeen && isReused() && x.mayRetry();
+    NettyResponseBody b = body;
+    exchange = null;
+    body = null;
+    undelivered = null;
+    cancelContinueTimer();
+    channel.close();
+    engine.pool.release(this, false);
+    if (b != null) {
+      b.onError(e);
+    }
+    if (retry) {
+      x.retry();
+    } else {
+      x.fail(e);
+    }
+  }
+
+  private void cancelContinueTimer() {
+    if (continueTimer != null) {
+      continueTimer.cancel(false);
+      continueTimer = null;
+    }
+  }
+
+  // ---- timeouts ----
+
+  private long currentTimeout() {
+    Exchange x = exchange;
+    if (x == null) {
+      return 0;
+    }
+    if (!requestDone && !awaitingContinue) {
+      return x.writeTimeoutNanos;
+    }
+    return responseDone || readPaused ? 0 : x.readTimeoutNanos;
+  }
+
+  private void armTimer() {
+    long timeout = currentTimeout();
+    if (timeout <= 0) {
+      return;
+    }
+    long due = progressAt + timeout;
+    if (!timerArmed || due - timerAt < 0) {
+      timerArmed = true;
+      timerAt = due;
+      channel.eventLoop().schedule(timerTask, Math.max(0, due - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void onTimer() {
+    timerArmed = false;
+    long timeout = currentTimeout();
+    if (timeout <= 0) {
+      return;
+    }
+    if (System.nanoTime() - (progressAt + timeout) >= 0) {
+      Exchange x = exchange;
+      boolean writing = !requestDone && !awaitingContinue;
+      fail(writing ? ErrorMapper.writeTimeout(x.request, timeout) : ErrorMapper.readTimeout(x.request, timeout), false);
+    } else {
+      armTimer();
+    }
+  }
+
+  private static Headers convert(HttpHeaders in) {
+    Headers.Builder b = Headers.builder();
+    Iterator<Map.Entry<CharSequence, CharSequence>> it = in.iteratorCharSequence();
+    while (it.hasNext()) {
+      Map.Entry<CharSequence, CharSequence> e = it.next();
+      b.add(e.getKey().toString(), e.getValue().toString());
+    }
+    return b.build();
+  }
+}

@@ -1,0 +1,155 @@
+package dev.strand.internal.netty;
+
+import dev.strand.Headers;
+import dev.strand.Request;
+import dev.strand.RequestBody;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Encodes a request head straight into one buffer: no intermediate request object, no header map.
+ * The transport adds {@code Host} (unless set), the body framing ({@code Content-Length}, or
+ * {@code Transfer-Encoding: chunked} for an unknown length) and {@code Expect: 100-continue} when
+ * asked; a user's own framing headers are dropped, since only the transport knows how it frames.
+ */
+final class RequestWriter {
+  /** Bodies held in memory up to this size are copied into the head's buffer: one write, one packet. */
+  static final int INLINE_BODY = 16 * 1024;
+
+  private static final byte[] HTTP11_CRLF = " HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] CONTENT_LENGTH = "Content-Length: ".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] CHUNKED = "Transfer-Encoding: chunked\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] EXPECT = "Expect: 100-continue\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] HEX_UPPER = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+
+  private RequestWriter() {}
+
+  /** Body length to announce: the body's own, {@code -1} for chunked, {@code -2} for no body at all. */
+  static long framedLength(Request request) {
+    RequestBody body = request.body();
+    if (body != null) {
+      return body.contentLength() < 0 ? -1 : body.contentLength();
+    }
+    // A POST without a body still says so, or some servers wait for one.
+    return switch (request.method()) {
+      case "POST", "PUT", "PATCH" -> 0;
+      default -> -2;
+    };
+  }
+
+  /**
+   * Encodes the head, plus the body if it is in memory, small and not held back by
+   * {@code expectContinue}.
+   *
+   * @param hostLine {@code "Host: ...\r\n"} of the connection's origin
+   * @return the buffer to write; {@code inlined[0]} tells whether the body is in it
+   */
+  static ByteBuf encode(ByteBufAllocator alloc, Request request, byte[] hostLine, long length, boolean expectContinue,
+      boolean[] inlined) {
+    byte[] buffered = request.body() == null ? null : request.body().bufferedBytes();
+    boolean inline = buffered != null && !expectContinue && buffered.length <= INLINE_BODY;
+    Headers headers = request.headers();
+    ByteBuf buf = alloc.buffer(256 + headers.size() * 32 + (inline ? buffered.length : 0));
+    buf.writeCharSequence(request.method(), StandardCharsets.US_ASCII);
+    buf.writeByte(' ');
+    writeTarget(buf, request.url());
+    buf.writeBytes(HTTP11_CRLF);
+    boolean hasHost = false;
+    for (int i = 0, n = headers.size(); i < n; i++) {
+      if (headers.name(i).equalsIgnoreCase("Host")) {
+        hasHost = true;
+        break;
+      }
+    }
+    if (!hasHost) {
+      buf.writeBytes(hostLine);
+    }
+    for (int i = 0, n = headers.size(); i < n; i++) {
+      String name = headers.name(i);
+      if (isFraming(name) || (expectContinue && name.equalsIgnoreCase("Expect"))) {
+        continue;
+      }
+      buf.writeCharSequence(name, StandardCharsets.ISO_8859_1);
+      buf.writeByte(':').writeByte(' ');
+      buf.writeCharSequence(headers.value(i), StandardCharsets.ISO_8859_1);
+      buf.writeByte('\r').writeByte('\n');
+    }
+    if (length >= 0) {
+      buf.writeBytes(CONTENT_LENGTH);
+      writeDecimal(buf, length);
+      buf.writeByte('\r').writeByte('\n');
+    } else if (length == -1) {
+      buf.writeBytes(CHUNKED);
+    }
+    if (expectContinue) {
+      buf.writeBytes(EXPECT);
+    }
+    buf.writeByte('\r').writeByte('\n');
+    if (inline) {
+      buf.writeBytes(buffered);
+    }
+    inlined[0] = inline;
+    return buf;
+  }
+
+  /** Writes {@code "<hex size>\r\n"} of a chunk. */
+  static void writeChunkHeader(ByteBuf buf, int size) {
+    int shift = 28;
+    while (shift > 0 && (size >>> shift) == 0) {
+      shift -= 4;
+    }
+    for (; shift >= 0; shift -= 4) {
+      buf.writeByte(HEX[(size >>> shift) & 0xf]);
+    }
+    buf.writeByte('\r').writeByte('\n');
+  }
+
+  private static boolean isFraming(String name) {
+    return name.equalsIgnoreCase("Content-Length") || name.equalsIgnoreCase("Transfer-Encoding");
+  }
+
+  /** Origin-form target: raw path ("/" if empty) and raw query; non-ASCII is percent-encoded as UTF-8. */
+  private static void writeTarget(ByteBuf buf, URI url) {
+    String path = url.getRawPath();
+    if (path == null || path.isEmpty()) {
+      buf.writeByte('/');
+    } else {
+      writeAsciiEscaped(buf, path);
+    }
+    String query = url.getRawQuery();
+    if (query != null) {
+      buf.writeByte('?');
+      writeAsciiEscaped(buf, query);
+    }
+  }
+
+  private static void writeAsciiEscaped(ByteBuf buf, String s) {
+    for (int i = 0, n = s.length(); i < n; i++) {
+      char c = s.charAt(i);
+      if (c > ' ' && c < 0x7f) {
+        buf.writeByte(c);
+      } else {
+        // URI allows "other" characters raw; the wire does not.
+        int end = i + 1;
+        if (Character.isHighSurrogate(c) && end < n) {
+          end++;
+        }
+        for (byte b : s.substring(i, end).getBytes(StandardCharsets.UTF_8)) {
+          buf.writeByte('%').writeByte(HEX_UPPER[(b >> 4) & 0xf]).writeByte(HEX_UPPER[b & 0xf]);
+        }
+        i = end - 1;
+      }
+    }
+  }
+
+  private static void writeDecimal(ByteBuf buf, long v) {
+    if (v < 10) {
+      buf.writeByte('0' + (int) v);
+      return;
+    }
+    buf.writeCharSequence(Long.toString(v), StandardCharsets.US_ASCII);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * A loopback HTTP/1.1 test server ({@link dev.strand.testkit.TestServer}), the bytes it sends
+ * ({@link dev.strand.testkit.Payloads}), and a JUnit extension that fails tests on Netty buffer leaks
+ * ({@link dev.strand.testkit.NettyLeakDetectorExtension}).
+ *
+ * <h2>Endpoints</h2>
+ * Every endpoint accepts any method (a request body is read and ignored unless stated) and HEAD (same headers,
+ * no body). Responses carry Content-Length or chunked encoding; connections stay open unless the request
+ * asks otherwise; pipelined requests are answered in order. JSON uses Python's separators ({@code ", "},
+ * {@code ": "}). "Pattern" means the {@link dev.strand.testkit.Payloads} byte sequence.
+ * <table>
+ * <caption>Endpoints</caption>
+ * <tr><th>Path</th><th>Response</th></tr>
+ * <tr><td>{@code /small}</td><td>200 application/json {@link dev.strand.testkit.Payloads#SMALL}
+ *     (pre-encoded: the benchmark's hot path)</td></tr>
+ * <tr><td>{@code /big}</td><td>200 application/octet-stream {@link dev.strand.testkit.Payloads#BIG}</td></tr>
+ * <tr><td>{@code /bytes/N}</td><td>200, Content-Length N, N pattern bytes streamed with backpressure
+ *     (N up to {@code Long.MAX_VALUE})</td></tr>
+ * <tr><td>{@code /chunked/N}</td><td>200, N pattern bytes, chunked, chunks of 8 KiB</td></tr>
+ * <tr><td>{@code /stream/N}</td><td>200 application/x-ndjson, chunked, one chunk per line
+ *     {@code {"id": i, "message": "line i of N"}\n}</td></tr>
+ * <tr><td>{@code /delay/MS}</td><td>as {@code /small}, after MS ms (a timer, not a sleep)</td></tr>
+ * <tr><td>{@code /drip?bytes=N&delay=MS&interval=MS}</td><td>after {@code delay} (0): head with
+ *     Content-Length N (10) and pattern byte 0, then one byte every {@code interval} (100) ms</td></tr>
+ * <tr><td>{@code /status/CODE}</td><td>CODE (100-599), standard reason, empty body; Content-Length: 0
+ *     except on 1xx, 204 and 304</td></tr>
+ * <tr><td>{@code /redirect/N}</td><td>302, Location {@code /redirect/N-1}; {@code /redirect/1} points to
+ *     {@code /echo}</td></tr>
+ * <tr><td>{@code /redirect-to?url=U&status=S}</td><td>S (302), Location U (decoded)</td></tr>
+ * <tr><td>{@code /headers}</td><td>{@code {"headers": {"Name": ["v1", "v2"]}}}, names as first received,
+ *     grouped case-insensitively, in arrival order</td></tr>
+ * <tr><td>{@code /echo}</td><td>{@code {"method": "M", "path": "/echo", "query": "raw query or empty",
+ *     "headers": {...}, "body": "UTF-8 text", "bodyLength": N}}; body aggregated up to 16 MiB, beyond
+ *     that 413 and close</td></tr>
+ * <tr><td>{@code /sink}</td><td>streams a body of any size: {@code {"bytes": N, "sha256": "hex"}};
+ *     {@code Expect: 100-continue} gets 100 Continue, or 417 and close with {@code ?reject=1}</td></tr>
+ * <tr><td>{@code /gzip}, {@code /deflate}</td><td>200 application/json, Content-Encoding gzip / deflate
+ *     (zlib) of {@link dev.strand.testkit.Payloads#GZIP_JSON} / {@link dev.strand.testkit.Payloads#DEFLATE_JSON}
+ *     ({@code {"gzipped": true, "lines": [...]}}, about 5 KiB)</td></tr>
+ * <tr><td>{@code /cookies/set?k=v&...}</td><td>302 to {@code /cookies}, {@code Set-Cookie: k=v; Path=/}
+ *     per pair</td></tr>
+ * <tr><td>{@code /cookies}</td><td>{@code {"cookies": {"k": "v"}}} from the Cookie header</td></tr>
+ * <tr><td>{@code /basic-auth/USER/PASS}</td><td>{@code {"authenticated": true, "user": "USER"}}, or 401
+ *     {@code {"authenticated": false}} with {@code WWW-Authenticate: Basic realm="strand"}</td></tr>
+ * <tr><td>{@code /bearer}</td><td>{@code {"authenticated": true, "token": "T"}}, or 401 with
+ *     {@code WWW-Authenticate: Bearer}</td></tr>
+ * <tr><td>{@code /never}</td><td>reads the request, never answers</td></tr>
+ * <tr><td>{@code /stats}</td><td>{@code {"accepted": N, "open": M}}</td></tr>
+ * <tr><td>{@code /fault/NAME}</td><td>raw bytes, then close: {@code close-after-headers},
+ *     {@code reset-mid-body} (TCP RST after 1 KiB of 100000), {@code wrong-length}, {@code bad-status-line},
+ *     {@code bad-chunk}, {@code both-lengths}, {@code close} (no bytes), {@code huge-headers} (over 128 KiB)</td></tr>
+ * <tr><td>anything else</td><td>404 text/plain</td></tr>
+ * </table>
+ * Malformed requests get 400 and a close; an unsupported {@code Expect} gets 417 and a close.
+ */
+package dev.strand.testkit;
