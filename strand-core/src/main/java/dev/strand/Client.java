@@ -207,7 +207,11 @@ public final class Client implements AutoCloseable {
       return this;
     }
 
-    /** Keep cookies set by responses and send them back (default true). */
+    /**
+     * Keep cookies set by responses, redirects included, and send them back (default true), by the
+     * rules of RFC 6265; see {@link Client#cookies()}. A request's own Cookie header is sent as is,
+     * without the stored cookies.
+     */
     public Builder cookies(boolean enabled) {
       this.cookies = enabled;
       return this;
@@ -240,7 +244,11 @@ public final class Client implements AutoCloseable {
       return this;
     }
 
-    /** Credentials for every request. */
+    /**
+     * Credentials for every request: applied once per call, so a redirect to another origin does
+     * not carry them (the Authorization header is dropped on such a hop); a 401 is answered at most
+     * once through {@link Auth#onChallenge}.
+     */
     public Builder auth(Auth auth) {
       this.auth = auth;
       return this;
@@ -255,7 +263,13 @@ public final class Client implements AutoCloseable {
       return this;
     }
 
-    /** Send Accept-Encoding and decompress responses (default true). */
+    /**
+     * Send {@code Accept-Encoding} and decompress responses (default true): gzip and deflate
+     * always, zstd when {@code com.github.luben:zstd-jni} is on the class path; brotli is not
+     * supported (such bodies arrive undecoded). A decoded response no longer has
+     * {@code Content-Encoding} and {@code Content-Length} headers, since both described the
+     * encoded body (httpx keeps them; Strand does not). Response hooks still see them.
+     */
     public Builder decompress(boolean decompress) {
       this.decompress = decompress;
       return this;

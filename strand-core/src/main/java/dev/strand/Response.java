@@ -30,7 +30,7 @@ public final class Response implements ResponseHead {
   private Response(Builder b) {
     this.status = b.status;
     this.reason = b.reason != null ? b.reason : StatusReasons.of(b.status);
-    this.headers = b.headers.build();
+    this.headers = b.headers != null ? b.headers.build() : b.builtHeaders;
     this.version = b.version;
     this.body = b.body;
     this.request = b.request;
@@ -46,7 +46,7 @@ public final class Response implements ResponseHead {
   public Builder toBuilder() {
     Builder b = new Builder(status);
     b.reason = reason;
-    b.headers = headers.toBuilder();
+    b.builtHeaders = headers;
     b.version = version;
     b.body = body;
     b.request = request;
@@ -154,7 +154,10 @@ public final class Response implements ResponseHead {
   public static final class Builder {
     private final int status;
     private String reason;
-    private Headers.Builder headers = Headers.builder();
+    // Immutable headers are kept as they are until a field is added: the client builds every
+    // response from a transport's Headers, and copying them twice per response is waste.
+    private Headers builtHeaders = Headers.EMPTY;
+    private Headers.Builder headers;
     private Version version = Version.HTTP_1_1;
     private byte[] body = new byte[0];
     private Request request;
@@ -174,13 +177,21 @@ public final class Response implements ResponseHead {
     }
 
     public Builder header(String name, String value) {
-      headers.add(name, value);
+      editableHeaders().add(name, value);
       return this;
     }
 
     public Builder headers(Headers all) {
-      headers = all.toBuilder();
+      builtHeaders = Objects.requireNonNull(all, "headers");
+      headers = null;
       return this;
+    }
+
+    private Headers.Builder editableHeaders() {
+      if (headers == null) {
+        headers = builtHeaders.toBuilder();
+      }
+      return headers;
     }
 
     public Builder version(Version version) {
@@ -196,7 +207,7 @@ public final class Response implements ResponseHead {
 
     /** A UTF-8 text body; sets Content-Type to text/plain unless one is set. */
     public Builder body(String text) {
-      if (!headers.contains("Content-Type")) {
+      if (!editableHeaders().contains("Content-Type")) {
         headers.add("Content-Type", "text/plain; charset=utf-8");
       }
       return body(text.getBytes(StandardCharsets.UTF_8));
@@ -204,7 +215,7 @@ public final class Response implements ResponseHead {
 
     /** A JSON text body with Content-Type application/json. */
     public Builder json(String jsonText) {
-      headers.set("Content-Type", "application/json");
+      editableHeaders().set("Content-Type", "application/json");
       return body(jsonText.getBytes(StandardCharsets.UTF_8));
     }
 

@@ -36,6 +36,7 @@ import picocli.CommandLine.Option;
 public final class BenchMain implements Callable<Integer> {
 
   static final List<String> REFERENCES = List.of("wrk", "aiohttp");
+  static final int PARALLEL_PROBES = 4;
 
   @Option(names = "--quick", description = "Indicative run: strand, strand-sync, jdk, okhttp, reactor + wrk; "
       + "c = 10,100; /small; short warm-up.")
@@ -319,13 +320,22 @@ public final class BenchMain implements Callable<Integer> {
         libraries.add(c.replace("-sync", ""));
       }
     }
-    Duration budget = secs(defaultsWatchdog + 60);
+    // The watchdog is timed inside each probe, from the call; this budget only catches a probe that hangs
+    // before or after it (a JVM starting slowly on a busy machine must not be reported as a hang).
+    Duration budget = secs(defaultsWatchdog + 120);
+    java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(PARALLEL_PROBES);
     List<CompletableFuture<DefaultsProbe.Defaults>> probes = new ArrayList<>();
     for (String lib : libraries) {
       probes.add(CompletableFuture.supplyAsync(() -> {
-        Children.Outcome o = Children.run(Children.java(List.of(), DefaultsProbe.class, List.of("--client", lib,
+        slots.acquireUninterruptibly();
+        Children.Outcome o;
+        try {
+          o = Children.run(Children.java(List.of(), DefaultsProbe.class, List.of("--client", lib,
             "--url", base.toString(), "--watchdog", Double.toString(defaultsWatchdog))), budget, s -> { },
-            logs.resolve("defaults-" + lib + ".log"));
+              logs.resolve("defaults-" + lib + ".log"));
+        } finally {
+          slots.release();
+        }
         try {
           return Report.json().readValue(o.results().getFirst(), DefaultsProbe.Defaults.class);
         } catch (Exception e) {

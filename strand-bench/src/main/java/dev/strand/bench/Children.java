@@ -52,6 +52,8 @@ final class Children {
   static List<String> java(List<String> jvmArgs, Class<?> main, List<String> args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBinary());
+    // Netty loads its native epoll library; allowed up front so JDK 24+ does not warn in every child.
+    cmd.add("--enable-native-access=ALL-UNNAMED");
     cmd.addAll(jvmArgs);
     cmd.add("-cp");
     cmd.add(classpath());

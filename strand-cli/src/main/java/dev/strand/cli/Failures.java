@@ -9,6 +9,7 @@ import dev.strand.ProtocolException;
 import dev.strand.ReadTimeoutException;
 import dev.strand.Request;
 import dev.strand.TimeoutException;
+import dev.strand.TlsException;
 import dev.strand.TooManyRedirectsException;
 import dev.strand.TransportException;
 import dev.strand.WriteTimeoutException;
@@ -101,9 +102,17 @@ final class Failures {
     return new Failure(INTERNAL, withRequest(e.getMessage(), on));
   }
 
-  /** TLS failures, recognised by type names and causes so that a later {@code TlsException} maps too. */
+  /** TLS failures: {@link TlsException} by its reason, else recognised by an {@code SSLException} cause. */
   private static Failure tls(HttpException e, String on) {
-    boolean tls = e.getClass().getSimpleName().startsWith("Tls");
+    if (e instanceof TlsException t) {
+      return switch (t.reason()) {
+        case UNKNOWN_CA, HOSTNAME_MISMATCH, EXPIRED, NOT_YET_VALID ->
+            new Failure(CERTIFICATE, withRequest(t.getMessage(), on));
+        case HANDSHAKE_TIMEOUT -> new Failure(TIMEOUT, withRequest(t.getMessage(), on));
+        default -> new Failure(TLS_HANDSHAKE, withRequest(t.getMessage(), on));
+      };
+    }
+    boolean tls = false;
     for (Throwable c = e; c != null && !tls; c = c.getCause()) {
       tls = c instanceof javax.net.ssl.SSLException;
     }

@@ -9,6 +9,7 @@ import dev.strand.InvalidUrlException;
 import dev.strand.ProtocolException;
 import dev.strand.ReadTimeoutException;
 import dev.strand.Request;
+import dev.strand.TlsException;
 import dev.strand.TooManyRedirectsException;
 import dev.strand.TransportException;
 import java.net.UnknownHostException;
@@ -59,6 +60,16 @@ class FailuresTest {
     SSLHandshakeException untrusted = new SSLHandshakeException("PKIX path building failed");
     untrusted.initCause(new CertificateException("unable to find valid certification path"));
     assertEquals(60, Failures.of(new TransportException("tls", GET, untrusted), 5, 5).exitCode());
+  }
+
+  @Test
+  void tlsExceptionMapsByReason() {
+    assertEquals(60, Failures.of(new TlsException(TlsException.Reason.UNKNOWN_CA, "untrusted", GET), 5, 5).exitCode());
+    assertEquals(60, Failures.of(new TlsException(TlsException.Reason.HOSTNAME_MISMATCH, "name", GET), 5, 5).exitCode());
+    assertEquals(60, Failures.of(new TlsException(TlsException.Reason.EXPIRED, "old", GET), 5, 5).exitCode());
+    assertEquals(35, Failures.of(new TlsException(TlsException.Reason.PROTOCOL, "no common", GET), 5, 5).exitCode());
+    assertEquals(35, Failures.of(new TlsException(TlsException.Reason.CLIENT_CERT_REQUIRED, "c", GET), 5, 5).exitCode());
+    assertEquals(28, Failures.of(new TlsException(TlsException.Reason.HANDSHAKE_TIMEOUT, "slow", GET), 5, 5).exitCode());
   }
 
   @Test

@@ -92,8 +92,9 @@ public final class TlsErrors {
       boolean presented = tls != null && (tls.clientCertificate() != null || tls.clientPkcs12() != null
           || tls.sslContext() != null);
       String why = presented
-          ? "the server rejected the client certificate (" + alertName(alerts) + "); check that it is issued by a CA "
-              + "the server trusts and is meant for client authentication"
+          ? "the server did not accept the configured client certificate (" + alertName(alerts) + "); check that "
+              + "it is issued by a CA the server accepts (a certificate from another CA is not even sent) and is "
+              + "meant for client authentication"
           : "the server requires a client certificate (" + alertName(alerts) + "); present one with "
               + "Tls.builder().clientCertificate(cert, key) or .clientPkcs12(file, password)";
       return new TlsException(Reason.CLIENT_CERT_REQUIRED, prefix + why, request, failure);

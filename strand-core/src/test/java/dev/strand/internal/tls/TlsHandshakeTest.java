@@ -10,6 +10,7 @@ import dev.strand.TlsException;
 import dev.strand.TlsException.Reason;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.tls.TestPki;
+import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
@@ -18,11 +19,16 @@ import io.netty.handler.ssl.SslProvider;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.security.KeyStore;
 import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,16 +46,19 @@ class TlsHandshakeTest {
   @TempDir static Path dir;
   static TestPki pki;
   static HandshakeClient client;
+  static EventLoopGroup servers;
 
   @BeforeAll
   static void setUp() throws Exception {
     pki = TestPki.generate(dir);
     client = new HandshakeClient();
+    servers = TlsTestServer.newGroup();
   }
 
   @AfterAll
   static void tearDown() {
     client.close();
+    servers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
   }
 
   static SslContextBuilder serverBuilder(TestPki.Identity id) {
@@ -76,7 +85,7 @@ class TlsHandshakeTest {
   }
 
   static HandshakeClient.Outcome exchange(SslContext serverContext, Tls tls, String host) throws Exception {
-    try (TlsTestServer server = TlsTestServer.tls(serverContext)) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, serverContext)) {
       return client.exchange(context(tls), host, server.port(), CONNECT);
     }
   }
@@ -94,7 +103,7 @@ class TlsHandshakeTest {
   @EnumSource(names = {"JDK", "OPENSSL"})
   void trustedCaHandshakeSucceedsAndTheSecondConnectionResumesTheSession(Tls.Engine engine) throws Exception {
     Tls tls = trustingTestCa(engine).build();
-    try (TlsTestServer server = TlsTestServer.tls(server(pki.server()))) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, server(pki.server()))) {
       HandshakeClient.Outcome first = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       assertTrue(first.ok(), () -> "first: " + first);
       HandshakeClient.Outcome second = client.exchange(context(tls), "localhost", server.port(), CONNECT);
@@ -113,10 +122,12 @@ class TlsHandshakeTest {
   @EnumSource(names = {"JDK", "OPENSSL"})
   void ipLiteralIsVerifiedAgainstIpSubjectAltNameAndSendsNoSni(Tls.Engine engine) throws Exception {
     Tls tls = trustingTestCa(engine).build();
-    try (TlsTestServer server = TlsTestServer.tls(server(pki.server()))) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, server(pki.server()))) {
       HandshakeClient.Outcome v4 = client.exchange(context(tls), "127.0.0.1", server.port(), CONNECT);
       assertTrue(v4.ok(), () -> "127.0.0.1: " + v4);
-      assertEquals(List.of(List.of()), server.requestedServerNames, "no SNI for an IP literal");
+      HandshakeClient.Outcome v6 = client.exchange(context(tls), "[::1]", server.port(), CONNECT);
+      assertTrue(v6.ok(), () -> "[::1]: " + v6);
+      assertEquals(List.of(List.of(), List.of()), server.requestedServerNames, "no SNI for an IP literal");
     }
   }
 
@@ -124,7 +135,7 @@ class TlsHandshakeTest {
   @EnumSource(names = {"JDK", "OPENSSL"})
   void systemTrustDoesNotKnowTheTestCa(Tls.Engine engine) throws Exception {
     Tls tls = Tls.builder().engine(engine).build();
-    try (TlsTestServer server = TlsTestServer.tls(server(pki.server()))) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, server(pki.server()))) {
       HandshakeClient.Outcome o = client.exchange(context(tls), "127.0.0.1", server.port(), CONNECT);
       TlsException e = failure(o, "127.0.0.1", server.port(), tls, Reason.UNKNOWN_CA);
       assertTrue(e.getMessage().contains("certificate for 127.0.0.1 was signed by an unknown CA \"Strand Test CA\" "
@@ -137,7 +148,7 @@ class TlsHandshakeTest {
   void selfSignedCertificateIsAnUnknownCa(Tls.Engine engine) throws Exception {
     Tls tls = trustingTestCa(engine).build();
     HandshakeClient.Outcome o;
-    try (TlsTestServer server = TlsTestServer.tls(server(pki.selfSigned()))) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, server(pki.selfSigned()))) {
       o = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       TlsException e = failure(o, "localhost", server.port(), tls, Reason.UNKNOWN_CA);
       assertTrue(e.getMessage().contains("is self-signed (\"localhost\")"), e.getMessage());
@@ -148,7 +159,7 @@ class TlsHandshakeTest {
   @EnumSource(names = {"JDK", "OPENSSL"})
   void wrongHostNameIsAMismatch(Tls.Engine engine) throws Exception {
     Tls tls = trustingTestCa(engine).build();
-    try (TlsTestServer server = TlsTestServer.tls(server(pki.wrongHost()))) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, server(pki.wrongHost()))) {
       HandshakeClient.Outcome o = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       TlsException e = failure(o, "localhost", server.port(), tls, Reason.HOSTNAME_MISMATCH);
       assertTrue(e.getMessage().endsWith("certificate is for wrong.example, not for localhost"), e.getMessage());
@@ -159,7 +170,7 @@ class TlsHandshakeTest {
   @EnumSource(names = {"JDK", "OPENSSL"})
   void ipLiteralNotInTheCertificateIsAMismatch(Tls.Engine engine) throws Exception {
     Tls tls = trustingTestCa(engine).build();
-    try (TlsTestServer server = TlsTestServer.tls(server(pki.wrongHost()))) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, server(pki.wrongHost()))) {
       HandshakeClient.Outcome o = client.exchange(context(tls), "127.0.0.1", server.port(), CONNECT);
       TlsException e = failure(o, "127.0.0.1", server.port(), tls, Reason.HOSTNAME_MISMATCH);
       assertTrue(e.getMessage().endsWith("not for 127.0.0.1"), e.getMessage());
@@ -170,7 +181,7 @@ class TlsHandshakeTest {
   @EnumSource(names = {"JDK", "OPENSSL"})
   void expiredCertificate(Tls.Engine engine) throws Exception {
     Tls tls = trustingTestCa(engine).build();
-    try (TlsTestServer server = TlsTestServer.tls(server(pki.expired()))) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, server(pki.expired()))) {
       HandshakeClient.Outcome o = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       TlsException e = failure(o, "localhost", server.port(), tls, Reason.EXPIRED);
       assertTrue(e.getMessage().contains("certificate for localhost (\"localhost\") expired on "
@@ -182,7 +193,7 @@ class TlsHandshakeTest {
   @EnumSource(names = {"JDK", "OPENSSL"})
   void notYetValidCertificate(Tls.Engine engine) throws Exception {
     Tls tls = trustingTestCa(engine).build();
-    try (TlsTestServer server = TlsTestServer.tls(server(pki.notYetValid()))) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, server(pki.notYetValid()))) {
       HandshakeClient.Outcome o = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       TlsException e = failure(o, "localhost", server.port(), tls, Reason.NOT_YET_VALID);
       assertTrue(e.getMessage().contains("is not valid before"), e.getMessage());
@@ -193,7 +204,7 @@ class TlsHandshakeTest {
   @EnumSource(names = {"JDK", "OPENSSL"})
   void serverRequiresAClientCertificateAndNoneIsConfigured(Tls.Engine engine) throws Exception {
     Tls tls = trustingTestCa(engine).build();
-    try (TlsTestServer server = TlsTestServer.tls(serverRequiringClientCert())) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, serverRequiringClientCert())) {
       HandshakeClient.Outcome o = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       TlsException e = failure(o, "localhost", server.port(), tls, Reason.CLIENT_CERT_REQUIRED);
       assertTrue(e.getMessage().contains("the server requires a client certificate"), e.getMessage());
@@ -221,7 +232,7 @@ class TlsHandshakeTest {
   }
 
   private static void assertClientAccepted(Tls tls) throws Exception {
-    try (TlsTestServer server = TlsTestServer.tls(serverRequiringClientCert())) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, serverRequiringClientCert())) {
       HandshakeClient.Outcome o = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       assertTrue(o.ok(), () -> o.toString());
       SSLSession serverSide = server.sessions.get(0);
@@ -234,10 +245,10 @@ class TlsHandshakeTest {
   void clientCertificateTheServerDoesNotTrustIsRejected(Tls.Engine engine) throws Exception {
     // Signed by the server CA, which the server does not accept for clients.
     Tls tls = trustingTestCa(engine).clientCertificate(pki.server().cert(), pki.server().key()).build();
-    try (TlsTestServer server = TlsTestServer.tls(serverRequiringClientCert())) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, serverRequiringClientCert())) {
       HandshakeClient.Outcome o = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       TlsException e = failure(o, "localhost", server.port(), tls, Reason.CLIENT_CERT_REQUIRED);
-      assertTrue(e.getMessage().contains("the server rejected the client certificate"), e.getMessage());
+      assertTrue(e.getMessage().contains("the server did not accept the configured client certificate"), e.getMessage());
     }
   }
 
@@ -246,7 +257,7 @@ class TlsHandshakeTest {
   void insecureAcceptsASelfSignedCertificateForAnyName(Tls.Engine engine) throws Exception {
     Tls tls = Tls.insecure().toBuilder().engine(engine).build();
     assertTrue(InsecureWarning.GLOBAL.warned(), "Tls.insecure() must have logged its warning");
-    try (TlsTestServer server = TlsTestServer.tls(server(pki.selfSigned()))) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, server(pki.selfSigned()))) {
       HandshakeClient.Outcome o = client.exchange(context(tls), "any.invalid", server.port(), CONNECT);
       assertTrue(o.ok(), () -> o.toString());
     }
@@ -256,7 +267,7 @@ class TlsHandshakeTest {
   @EnumSource(names = {"JDK", "OPENSSL"})
   void silentServerHitsTheHandshakeTimeout(Tls.Engine engine) throws Exception {
     Tls tls = trustingTestCa(engine).handshakeTimeout(Duration.ofMillis(300)).build();
-    try (TlsTestServer server = TlsTestServer.silent()) {
+    try (TlsTestServer server = TlsTestServer.silent(servers)) {
       long start = System.nanoTime();
       HandshakeClient.Outcome o = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       long millis = (System.nanoTime() - start) / 1_000_000;
@@ -270,7 +281,7 @@ class TlsHandshakeTest {
   @EnumSource(names = {"JDK", "OPENSSL"})
   void connectTimeoutBoundsTheHandshakeWhenNoHandshakeTimeoutIsSet(Tls.Engine engine) throws Exception {
     Tls tls = trustingTestCa(engine).build();
-    try (TlsTestServer server = TlsTestServer.silent()) {
+    try (TlsTestServer server = TlsTestServer.silent(servers)) {
       HandshakeClient.Outcome o = client.exchange(context(tls), "localhost", server.port(), Duration.ofMillis(200));
       failure(o, "localhost", server.port(), tls, Reason.HANDSHAKE_TIMEOUT);
     }
@@ -281,7 +292,7 @@ class TlsHandshakeTest {
   void noCommonProtocolVersion(Tls.Engine engine) throws Exception {
     Tls tls = trustingTestCa(engine).protocols("TLSv1.2").build();
     SslContext tls13Only = serverBuilder(pki.server()).protocols("TLSv1.3").build();
-    try (TlsTestServer server = TlsTestServer.tls(tls13Only)) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, tls13Only)) {
       HandshakeClient.Outcome o = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       TlsException e = failure(o, "localhost", server.port(), tls, Reason.PROTOCOL);
       assertTrue(e.getMessage().contains("no TLS protocol version or cipher suite in common (this client allows "
@@ -293,7 +304,7 @@ class TlsHandshakeTest {
   @EnumSource(names = {"JDK", "OPENSSL"})
   void plainHttpServerIsAProtocolError(Tls.Engine engine) throws Exception {
     Tls tls = trustingTestCa(engine).build();
-    try (TlsTestServer server = TlsTestServer.plain()) {
+    try (TlsTestServer server = TlsTestServer.plain(servers)) {
       HandshakeClient.Outcome o = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       TlsException e = failure(o, "localhost", server.port(), tls, Reason.PROTOCOL);
       assertTrue(e.getMessage().contains("did not answer in TLS"), e.getMessage());
@@ -309,12 +320,39 @@ class TlsHandshakeTest {
             ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
             ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, "h2", "http/1.1"))
         .build();
-    try (TlsTestServer server = TlsTestServer.tls(h2Server)) {
+    try (TlsTestServer server = TlsTestServer.tls(servers, h2Server)) {
       TlsContext ctx = TlsContexts.get(tls, List.of("h2", "http/1.1"));
       HandshakeClient.Outcome h2 = client.exchange(ctx, "localhost", server.port(), CONNECT);
       assertEquals("h2", h2.alpn(), () -> h2.toString());
       HandshakeClient.Outcome h1 = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       assertEquals("http/1.1", h1.alpn(), () -> h1.toString());
+    }
+  }
+
+  @Test
+  void aUserSuppliedSslContextDecidesTrustAndHostNamesAreStillVerified() throws Exception {
+    TrustManagerFactory tmf = TrustManagerFactory.getInstance("PKIX");
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    ks.load(null, null);
+    ks.setCertificateEntry("ca", pki.ca().certificate());
+    tmf.init(ks);
+    SSLContext jdk = SSLContext.getInstance("TLS");
+    jdk.init(null, tmf.getTrustManagers(), null);
+    Tls tls = Tls.builder().sslContext(jdk).build();
+    try (TlsTestServer server = TlsTestServer.tls(servers, server(pki.server()))) {
+      HandshakeClient.Outcome ok = client.exchange(TlsContexts.get(tls, List.of()), "localhost", server.port(), CONNECT);
+      assertTrue(ok.ok(), () -> ok.toString());
+    }
+    try (TlsTestServer server = TlsTestServer.tls(servers, server(pki.wrongHost()))) {
+      HandshakeClient.Outcome o = client.exchange(TlsContexts.get(tls, List.of()), "localhost", server.port(), CONNECT);
+      failure(o, "localhost", server.port(), tls, Reason.HOSTNAME_MISMATCH);
+    }
+    Tls defaultJdk = Tls.builder().sslContext(SSLContext.getDefault()).build();
+    try (TlsTestServer server = TlsTestServer.tls(servers, server(pki.server()))) {
+      HandshakeClient.Outcome o = client.exchange(TlsContexts.get(defaultJdk, List.of()), "localhost", server.port(),
+          CONNECT);
+      TlsException e = failure(o, "localhost", server.port(), defaultJdk, Reason.UNKNOWN_CA);
+      assertTrue(e.getMessage().contains("(not in the trust store of the configured SSLContext)"), e.getMessage());
     }
   }
 }

@@ -21,7 +21,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.ExtendedSSLSession;
 import javax.net.ssl.SNIServerName;
 import javax.net.ssl.SSLSession;
@@ -36,14 +35,13 @@ final class TlsTestServer implements AutoCloseable {
   private static final byte[] RESPONSE = ("HTTP/1.1 200 OK\r\nContent-Length: " + BODY.length()
       + "\r\nConnection: close\r\n\r\n" + BODY).getBytes(StandardCharsets.US_ASCII);
 
-  private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
   private final Channel channel;
   /** SNI names each successful handshake asked for (empty list: no SNI). */
   final List<List<SNIServerName>> requestedServerNames = new CopyOnWriteArrayList<>();
   /** Sessions of successful server-side handshakes. */
   final List<SSLSession> sessions = new CopyOnWriteArrayList<>();
 
-  private TlsTestServer(SslContext ssl, boolean plain) {
+  private TlsTestServer(EventLoopGroup group, SslContext ssl, boolean plain) {
     channel = new ServerBootstrap()
         .group(group)
         .channel(NioServerSocketChannel.class)
@@ -65,18 +63,23 @@ final class TlsTestServer implements AutoCloseable {
         .channel();
   }
 
-  static TlsTestServer tls(SslContext ssl) {
-    return new TlsTestServer(ssl, false);
+  /** A group for servers; the caller shuts it down. */
+  static EventLoopGroup newGroup() {
+    return new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+  }
+
+  static TlsTestServer tls(EventLoopGroup group, SslContext ssl) {
+    return new TlsTestServer(group, ssl, false);
   }
 
   /** Accepts connections and never answers. */
-  static TlsTestServer silent() {
-    return new TlsTestServer(null, false);
+  static TlsTestServer silent(EventLoopGroup group) {
+    return new TlsTestServer(group, null, false);
   }
 
   /** Answers in plain HTTP. */
-  static TlsTestServer plain() {
-    return new TlsTestServer(null, true);
+  static TlsTestServer plain(EventLoopGroup group) {
+    return new TlsTestServer(group, null, true);
   }
 
   int port() {
@@ -86,7 +89,6 @@ final class TlsTestServer implements AutoCloseable {
   @Override
   public void close() {
     channel.close().syncUninterruptibly();
-    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
   }
 
   private final class Responder extends ChannelInboundHandlerAdapter {
