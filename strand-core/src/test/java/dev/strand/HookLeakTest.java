@@ -5,17 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
 import dev.strand.testkit.TestServer;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * On a real connection: a response hook that throws must release the connection. The pool holds
  * ONE connection, so a leaked one makes the next request fail with PoolTimeoutException; a
  * released one (the transport releases asynchronously, on its event loop) is handed over.
  */
+@ExtendWith(NettyLeakDetectorExtension.class)
 class HookLeakTest {
   private static Client.Builder oneConnection(TestServer server) {
     return Client.builder()

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.NginxDocroot;
 import dev.strand.testkit.Payloads;
 import java.io.IOException;
@@ -17,11 +18,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The client against a real nginx (see .ci/nginx/nginx.conf.template; bin/test starts it and sets
  * {@code STRAND_NGINX_URL}). Skipped when no nginx is configured, except on CI, where that is an error.
  */
+@ExtendWith(NettyLeakDetectorExtension.class)
 class NginxIntegrationTest {
   private static Client client;
   private static final List<ResponseHead> rawHeads = new CopyOnWriteArrayList<>();

@@ -94,7 +94,11 @@ public final class DefaultsProbe {
         || root instanceof java.util.concurrent.CompletionException) && root.getCause() != null) {
       root = root.getCause();
     }
-    return root.getClass().getSimpleName();
+    String msg = root.getMessage() == null ? "" : root.getMessage().lines().findFirst().orElse("");
+    if (msg.length() > 80) {
+      msg = msg.substring(0, 77) + "...";
+    }
+    return root.getClass().getSimpleName() + (msg.isEmpty() ? "" : " (" + msg + ")");
   }
 
   /** The jar a class came from, e.g. {@code okhttp-jvm-5.5.1}: the version actually on the classpath. */

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 final class WrkRunner {
 
   static final String SETUP = "wrk -t1 -cN -dDs --latency --timeout 30s (one C thread; no body checks; "
-      + "one wrk process per batch, so it reconnects N sockets per batch)";
+      + "one wrk process per batch, and each opens N + 1 connections, so its conns column is not comparable)";
 
   private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
   private static final Pattern TOTAL = Pattern.compile("(\\d+) requests in ([0-9.]+)(us|ms|s|m)");

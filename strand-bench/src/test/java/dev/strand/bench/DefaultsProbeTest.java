@@ -28,7 +28,7 @@ class DefaultsProbeTest {
     String outcome = DefaultsProbe.watch(() -> {
       throw new java.net.SocketTimeoutException("x");
     }, Duration.ofSeconds(1));
-    assertTrue(outcome.startsWith("SocketTimeoutException after 0."), outcome);
+    assertTrue(outcome.startsWith("SocketTimeoutException (x) after 0."), outcome);
   }
 
   @Test

@@ -44,7 +44,7 @@ public final class Training {
       Main.run(new String[] {"--version"}, OutputStream.nullOutputStream(), quiet, Terminal.PIPES);
       Main.run(new String[] {"--help"}, OutputStream.nullOutputStream(), quiet, Terminal.PIPES);
       Main.run(new String[] {"--bogus"}, OutputStream.nullOutputStream(), quiet, Terminal.PIPES);
-      for (int i = 0; i < 3; i++) {
+      for (int i = 0; i < 2; i++) {
         Main.run(new String[] {base + "/json"}, OutputStream.nullOutputStream(), quiet, Terminal.PIPES);
         Main.run(new String[] {"-i", "-L", base + "/redirect"}, OutputStream.nullOutputStream(), quiet, tty);
         Main.run(new String[] {"-v", "-d", "a=1", "-H", "X-Training: yes", base + "/echo"},

@@ -6,12 +6,16 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Counts accepted and open connections; one shared instance sits first in every child pipeline. */
+/**
+ * Counts accepted and open connections and completed TLS handshakes; one shared instance sits first in every
+ * child pipeline.
+ */
 @ChannelHandler.Sharable
 final class ConnectionStats extends ChannelInboundHandlerAdapter {
 
     private final LongAdder accepted = new LongAdder();
     private final AtomicInteger open = new AtomicInteger();
+    private final LongAdder tlsHandshakes = new LongAdder();
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
@@ -34,8 +38,17 @@ final class ConnectionStats extends ChannelInboundHandlerAdapter {
         return open.get();
     }
 
-    /** Only the accepted total resets: open connections are still open. */
+    void tlsHandshakeCompleted() {
+        tlsHandshakes.increment();
+    }
+
+    long tlsHandshakes() {
+        return tlsHandshakes.sum();
+    }
+
+    /** Only the totals reset: open connections are still open. */
     void reset() {
         accepted.reset();
+        tlsHandshakes.reset();
     }
 }

@@ -3,6 +3,7 @@ package dev.strand.testkit;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -20,31 +21,35 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.internal.logging.InternalLogger;
-import io.netty.util.internal.logging.InternalLoggerFactory;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One HTTP/1.1 connection: feeds decoded requests to {@link Exchange}s one at a time and gives them ways to
- * answer. Requests that arrive (pipelined) while an exchange is still answering wait in a queue, so responses
- * always leave in request order even when an endpoint answers later or streams.
+ * One HTTP/1.1 connection, or one HTTP/2 stream: feeds decoded requests to {@link Exchange}s one at a time and
+ * gives them ways to answer. Requests that arrive (pipelined) while an exchange is still answering wait in a
+ * queue, so responses always leave in request order even when an endpoint answers later or streams.
+ *
+ * <p>On an HTTP/2 stream, {@link Http2StreamFrameToHttpObjectCodec} sits below and turns frames into the same
+ * HTTP/1 message objects, so endpoints work unchanged; only pre-encoded and raw-byte answers (which are
+ * HTTP/1.1 wire format) are unavailable there, and closing means ending the stream.
  *
  * <p>Writes made while handling a read are flushed once in {@code channelReadComplete}; writes from timers
  * and writability callbacks are flushed at once.
  */
 final class HttpConnection extends ChannelInboundHandlerAdapter {
 
-    private static final InternalLogger LOG = InternalLoggerFactory.getInstance(HttpConnection.class);
-
     // Beyond this many queued pipelined messages, stop reading until the queue drains.
     private static final int MAX_QUEUED = 64;
 
     private final ConnectionStats stats;
+    private final boolean http2;
     private final ArrayDeque<Object> queued = new ArrayDeque<>(4);
     private ChannelHandlerContext ctx;
     // Writes through this context skip the response encoder: for pre-encoded and deliberately broken bytes.
@@ -65,16 +70,26 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     private boolean inRead;
     private boolean needsFlush;
     private boolean draining;
+    // HTTP/2 only: the last response write, for what must wait until it is on the wire.
+    private ChannelFuture lastWrite;
 
     HttpConnection(ConnectionStats stats) {
+        this(stats, false);
+    }
+
+    /** {@code http2}: this handler serves one HTTP/2 stream, below a {@link Http2StreamFrameToHttpObjectCodec}. */
+    HttpConnection(ConnectionStats stats, boolean http2) {
         this.stats = stats;
+        this.http2 = http2;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        this.rawCtx = ctx.pipeline().context(HeadAwareResponseEncoder.class);
-        this.encoder = (HeadAwareResponseEncoder) rawCtx.handler();
+        if (!http2) {
+            this.rawCtx = ctx.pipeline().context(HeadAwareResponseEncoder.class);
+            this.encoder = (HeadAwareResponseEncoder) rawCtx.handler();
+        }
     }
 
     @Override
@@ -126,10 +141,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        // Clients of a test server reset and abandon connections on purpose: I/O errors are routine, not news.
-        if (!(cause instanceof IOException)) {
-            LOG.warn("strand-testkit: closing {} after an unexpected error", ctx.channel(), cause);
-        }
+        ConnectionErrors.logUnlessRoutine(ctx, cause);
         closing = true;
         ctx.close();
     }
@@ -166,7 +178,11 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         keepAlive = HttpUtil.isKeepAlive(req);
         http10 = req.protocolVersion().equals(HttpVersion.HTTP_1_0);
         head = HttpMethod.HEAD.equals(req.method());
-        encoder.head = head;
+        if (http2) {
+            removeConversionHeaders(req);
+        } else {
+            encoder.head = head;
+        }
         splitUri(req.uri());
         if (req.decoderResult().isFailure()) {
             current = Routes.NOT_FOUND; // placeholder so the 400 below counts as this request's response
@@ -185,6 +201,15 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         if (expects && !responseDone && !closing) {
             ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
         }
+    }
+
+    /** Drops what the HTTP/2 to HTTP/1 conversion adds, so endpoints see the headers the client sent. */
+    private static void removeConversionHeaders(HttpRequest req) {
+        for (HttpConversionUtil.ExtensionHeaderNames name : HttpConversionUtil.ExtensionHeaderNames.values()) {
+            req.headers().remove(name.text());
+        }
+        // HTTP/2 forbids Transfer-Encoding, so this is the codec's marker for "length unknown", not the client's.
+        req.headers().remove(HttpHeaderNames.TRANSFER_ENCODING);
     }
 
     private void splitUri(String uri) {
@@ -281,9 +306,14 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         return head;
     }
 
+    /** True on an HTTP/2 stream; then {@link #channel()} is the stream's channel. */
+    boolean isHttp2() {
+        return http2;
+    }
+
     /** True when a pre-encoded keep-alive HTTP/1.1 response with a body fits this request exactly. */
     boolean cannedFits() {
-        return keepAlive && !http10 && !head;
+        return keepAlive && !http10 && !head && !http2;
     }
 
     // ---- Ways to answer ----
@@ -308,6 +338,12 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
     /** Sends a complete response; HEAD drops the body but keeps its Content-Length. */
     void send(FullHttpResponse res) {
+        if (http2 && head && res.content().isReadable()) {
+            // No encoder below knows about HEAD here; an empty body makes the HEADERS frame end the stream.
+            FullHttpResponse bodiless = res.replace(Unpooled.EMPTY_BUFFER);
+            res.release();
+            res = bodiless;
+        }
         connectionHeader(res);
         write(res);
         responseDone();
@@ -334,7 +370,12 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     }
 
     void endResponse() {
-        write(LastHttpContent.EMPTY_LAST_CONTENT);
+        endResponse(LastHttpContent.EMPTY_LAST_CONTENT);
+    }
+
+    /** Ends a streamed response with {@code last}, which may carry trailers. */
+    void endResponse(LastHttpContent last) {
+        write(last);
         responseDone();
     }
 
@@ -360,10 +401,29 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         });
     }
 
-    /** Closes without a response. */
+    /** Closes without a response (on HTTP/2: resets the stream). */
     void closeNow() {
         closing = true;
         ctx.close();
+    }
+
+    /**
+     * HTTP/2 only: ends the stream at once with RST_STREAM, whatever was sent on it so far. Call it from the
+     * completion of the last write that must precede it: written frames can still wait for flow-control credit,
+     * and a reset discards them.
+     */
+    void resetStream(Http2Error error) {
+        closing = true;
+        ctx.writeAndFlush(new DefaultHttp2ResetFrame(error));
+    }
+
+    /**
+     * HTTP/2 only: closes the TCP connection under every stream, past TLS and the HTTP/2 codec, so there is no
+     * close_notify and no GOAWAY: as if the server vanished. Every other stream on the connection fails too.
+     */
+    void dropConnection() {
+        closing = true;
+        ctx.channel().parent().pipeline().firstContext().close();
     }
 
     /** Makes the connection close once the current response is written. */
@@ -381,7 +441,11 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void write(Object msg) {
-        ctx.write(msg, ctx.voidPromise());
+        if (http2) {
+            lastWrite = ctx.write(msg);
+        } else {
+            ctx.write(msg, ctx.voidPromise());
+        }
         flushSoon();
     }
 
@@ -391,6 +455,9 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void connectionHeader(HttpResponse res) {
+        if (http2) {
+            return; // HTTP/2 has no Connection header; the codec would drop it anyway.
+        }
         if (!keepAlive) {
             res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         } else if (http10) {
@@ -404,6 +471,21 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         }
         closing = true;
         needsFlush = false;
+        if (http2) {
+            // The response ends the stream on our side; if the request is still coming, RST_STREAM(NO_ERROR)
+            // asks the client to stop sending it (RFC 9113 8.1). Only once the response is out: a reset
+            // discards frames still waiting for flow-control credit.
+            ctx.flush();
+            if (requestDone) {
+                return;
+            }
+            lastWrite.addListener(f -> {
+                if (ctx.channel().isActive()) {
+                    ctx.writeAndFlush(new DefaultHttp2ResetFrame(Http2Error.NO_ERROR));
+                }
+            });
+            return;
+        }
         // Writes complete in order, so this empty write completes after everything before it is on the wire.
         rawCtx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }

@@ -138,9 +138,14 @@ final class DecodingResponseBody implements ResponseBody {
   /** Decoders for each coding, the last applied decoded first. */
   private Decoder chain(ChunkSource source) {
     Decoder d = ContentEncodings.decoder(codings[codings.length - 1], source);
+    if (codings.length == 1) {
+      return d;
+    }
+    Decoder[] layers = new Decoder[codings.length];
+    layers[0] = d;
     for (int i = codings.length - 2; i >= 0; i--) {
       Decoder inner = d;
-      d = ContentEncodings.decoder(codings[i], () -> {
+      d = layers[codings.length - 1 - i] = ContentEncodings.decoder(codings[i], () -> {
         byte[] buf = new byte[CHUNK];
         try {
           int n;
@@ -153,7 +158,20 @@ final class DecodingResponseBody implements ResponseBody {
         }
       });
     }
-    return d;
+    Decoder outer = d;
+    return new Decoder() {
+      @Override
+      public int read(byte[] out, int off, int len) throws IOException {
+        return outer.read(out, off, len);
+      }
+
+      @Override
+      public void close() {
+        for (Decoder layer : layers) {
+          layer.close();
+        }
+      }
+    };
   }
 
   private ChunkSource prepend(byte[] first) {

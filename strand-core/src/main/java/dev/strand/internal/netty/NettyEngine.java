@@ -7,10 +7,12 @@ import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.StreamingResponse;
 import dev.strand.internal.pool.ConnectionPool;
+import dev.strand.internal.pool.Connector;
 import dev.strand.internal.pool.Origin;
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /** HTTP/1.1 over Netty with a per-origin pool: the engine behind {@link dev.strand.NettyTransport}. */
 public final class NettyEngine {
@@ -20,8 +22,13 @@ public final class NettyEngine {
   private volatile boolean closed;
 
   public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative) {
-    this.loops = EventLoops.create(ioThreads, preferNative);
-    this.pool = new ConnectionPool<>(limits, new NettyConnector(this, maxHeaderSize), System::nanoTime);
+    this(limits, EventLoops.create(ioThreads, preferNative), engine -> new NettyConnector(engine, maxHeaderSize));
+  }
+
+  /** With another way to connect: tests put connections on an {@code EmbeddedChannel}. */
+  NettyEngine(Limits limits, EventLoops loops, Function<NettyEngine, Connector<Http1Connection>> connector) {
+    this.loops = loops;
+    this.pool = new ConnectionPool<>(limits, connector.apply(this), System::nanoTime);
     this.expiryNanos = limits.keepAliveExpiry().toNanos();
     if (expiryNanos > 0) {
       scheduleSweep(expiryNanos);

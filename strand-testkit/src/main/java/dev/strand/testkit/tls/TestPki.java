@@ -15,6 +15,7 @@ import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.ECPrivateKey;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +24,7 @@ import java.util.Base64;
 import java.util.Date;
 import java.util.List;
 import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.DERBitString;
 import org.bouncycastle.asn1.DEROctetString;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x500.X500Name;
@@ -33,6 +35,7 @@ import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
@@ -230,10 +233,7 @@ public record TestPki(
 
         Files.writeString(certFile, pem("CERTIFICATE", cert.getEncoded()), StandardCharsets.US_ASCII);
         Files.writeString(keyFile, pem("PRIVATE KEY", keys.getPrivate().getEncoded()), StandardCharsets.US_ASCII);
-        byte[] traditional = PrivateKeyInfo.getInstance(keys.getPrivate().getEncoded()).parsePrivateKey()
-                .toASN1Primitive().getEncoded();
-        String label = keys.getPrivate().getAlgorithm().equals("RSA") ? "RSA PRIVATE KEY" : "EC PRIVATE KEY";
-        Files.writeString(traditionalFile, pem(label, traditional), StandardCharsets.US_ASCII);
+        Files.writeString(traditionalFile, traditionalPem(keys), StandardCharsets.US_ASCII);
 
         List<Certificate> fullChain = new ArrayList<>();
         fullChain.add(cert);
@@ -245,6 +245,20 @@ public record TestPki(
             p12.store(out, PASSWORD.toCharArray());
         }
         return new Identity(certFile, keyFile, traditionalFile, p12File, cert, keys.getPrivate());
+    }
+
+    /** PKCS#1 for RSA; for EC, SEC1 with the curve and public key included, as {@code openssl ec} writes it. */
+    private static String traditionalPem(KeyPair keys) throws IOException {
+        PrivateKeyInfo info = PrivateKeyInfo.getInstance(keys.getPrivate().getEncoded());
+        if (keys.getPrivate() instanceof ECPrivateKey ec) {
+            DERBitString publicKey = new DERBitString(
+                    SubjectPublicKeyInfo.getInstance(keys.getPublic().getEncoded()).getPublicKeyData().getBytes());
+            int orderBits = ec.getParams().getOrder().bitLength();
+            org.bouncycastle.asn1.sec.ECPrivateKey sec1 = new org.bouncycastle.asn1.sec.ECPrivateKey(orderBits,
+                    ec.getS(), publicKey, info.getPrivateKeyAlgorithm().getParameters());
+            return pem("EC PRIVATE KEY", sec1.getEncoded());
+        }
+        return pem("RSA PRIVATE KEY", info.parsePrivateKey().toASN1Primitive().getEncoded());
     }
 
     private static String pem(String label, byte[] der) {

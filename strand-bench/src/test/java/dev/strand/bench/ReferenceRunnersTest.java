@@ -1,0 +1,51 @@
+package dev.strand.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.strand.testkit.Payloads;
+import dev.strand.testkit.TestServer;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The references run when installed (Debian: wrk, python3-aiohttp); skipped otherwise. */
+class ReferenceRunnersTest {
+
+  @Test
+  @Timeout(60)
+  void aiohttpScriptMeasuresAndChecksBodies() {
+    assumeTrue(AiohttpRunner.available(), "python3-aiohttp not installed");
+    try (TestServer server = TestServer.builder().host("127.0.0.1").port(0).build()) {
+      URI base = server.baseUri();
+      List<Cell> cells = AiohttpRunner.run(base.resolve("/small"), "/small", List.of(2), Payloads.SMALL.length,
+          Duration.ofMillis(300), Duration.ofMillis(100), Duration.ofMillis(300), 2, base, s -> { }, null);
+      assertEquals(1, cells.size());
+      Cell c = cells.getFirst();
+      assertEquals("ok", c.status(), String.valueOf(c));
+      assertEquals(2, c.batchRps().size());
+      assertTrue(c.connections() != null && c.connections() <= 2, "connections " + c.connections());
+
+      List<Cell> wrong = AiohttpRunner.run(base.resolve("/small"), "/small", List.of(1), 1,
+          Duration.ofMillis(200), Duration.ofMillis(100), Duration.ofMillis(200), 1, null, s -> { }, null);
+      assertEquals("failed", wrong.getFirst().status());
+      assertTrue(wrong.getFirst().error().contains("body length"), wrong.getFirst().error());
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void wrkLevelIsParsedIntoACell() {
+    assumeTrue(WrkRunner.available(), "wrk not installed");
+    try (TestServer server = TestServer.builder().host("127.0.0.1").port(0).build()) {
+      URI base = server.baseUri();
+      Cell c = WrkRunner.level(base.resolve("/small"), "/small", 2, Duration.ZERO, Duration.ofSeconds(1), 1, base,
+          s -> { });
+      assertEquals("ok", c.status(), String.valueOf(c));
+      assertTrue(c.rps() > 0 && c.p50Ms() != null && c.cpuUsPerRequest() != null, String.valueOf(c));
+    }
+  }
+}
