@@ -20,7 +20,7 @@ for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/small" && b
 jar="$root/strand-cli/target/strand-cli-0.1.0-SNAPSHOT.jar"
 cp="$jar$(printf ':%s' "$root"/strand-cli/target/lib/*.jar)"
 url="http://127.0.0.1:$port/small"
-plain="$JAVA_HOME/bin/java --enable-native-access=ALL-UNNAMED -cp $cp dev.strand.cli.Main"
+plain="$JAVA_HOME/bin/java -cp $cp dev.strand.cli.Main"
 out=$(mktemp)
 hyperfine -N -w 3 -r "$runs" --export-json "$out" \
   -n "curl GET" "curl -s $url" \

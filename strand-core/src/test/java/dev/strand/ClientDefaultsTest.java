@@ -124,4 +124,15 @@ class ClientDefaultsTest {
         .timeout(Timeout.DEFAULT).build();
     assertSame(complete, sent(Client.builder().userAgent(null), complete));
   }
+
+  @Test
+  void manyDistinctUrlsResolveCorrectlyPastTheResolutionCache() {
+    MockTransport echo = MockTransport.of(r -> Response.builder(200).body(r.url().toString()).build());
+    try (Client client = Client.builder().transport(echo).baseUrl("http://h/api").param("k", "v").build()) {
+      for (int i = 0; i < 600; i++) {
+        assertEquals("http://h/api/items/" + i + "?k=v", client.get("/items/" + i).text());
+        assertEquals("http://h/api/items/0?k=v", client.get("items/0").text());
+      }
+    }
+  }
 }

@@ -18,8 +18,10 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * Closed-loop load against one {@link BenchClient}: exactly {@code concurrency} requests in flight, each
- * lane (async) or virtual thread (blocking) issuing its next request when the previous one completes.
+ * Closed-loop load against one {@link BenchClient}: exactly {@code concurrency} requests in flight. Async
+ * clients: one dispatcher thread takes a semaphore permit per request and the completion returns it (or,
+ * with the {@code lanes} driver, each completion issues the next request). Blocking clients: N virtual
+ * threads, each issuing its next request when the previous one returns.
  *
  * <p>Load runs continuously from {@link #start()} to {@link #stop}; {@link #measure} cuts it into timed
  * batches without pausing it, so there is no ramp between batches. Bounded by time (the caller's phases)
@@ -46,6 +48,12 @@ public final class LoadLoop {
   }
 
   private static final int MAX_SYNC_DEPTH = 8;
+  /**
+   * How async clients are driven: {@code semaphore} (default: one dispatcher thread, a permit per request in
+   * flight, as the seeds' asyncio.Semaphore) or {@code lanes} (each completion issues the next request from
+   * the thread it completed on; -Dstrand.bench.driver=lanes, for diagnosis).
+   */
+  static final String DRIVER = System.getProperty("strand.bench.driver", "semaphore");
   private static final com.sun.management.OperatingSystemMXBean OS =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
@@ -66,7 +74,18 @@ public final class LoadLoop {
   private ExecutorService trampoline;
   private volatile boolean stopped;
 
+  private final String driver;
+
   public LoadLoop(BenchClient client, int concurrency, int expectedLength, long maxRequests) {
+    this(client, concurrency, expectedLength, maxRequests, DRIVER);
+  }
+
+  /** As above, with the async driver named: {@code semaphore} (the default) or {@code lanes}. */
+  public LoadLoop(BenchClient client, int concurrency, int expectedLength, long maxRequests, String driver) {
+    if (!driver.equals("semaphore") && !driver.equals("lanes")) {
+      throw new IllegalArgumentException("driver must be semaphore or lanes: " + driver);
+    }
+    this.driver = driver;
     this.client = client;
     this.concurrency = concurrency;
     this.expectedLength = expectedLength;
@@ -80,7 +99,9 @@ public final class LoadLoop {
 
   public void start() {
     activeLanes.set(concurrency);
-    if (client.isBlocking()) {
+    if (!client.isBlocking() && driver.equals("semaphore")) {
+      workers.add(Thread.ofPlatform().daemon().name("bench-dispatcher").start(this::dispatch));
+    } else if (client.isBlocking()) {
       for (int i = 0; i < concurrency; i++) {
         workers.add(Thread.ofVirtual().name("bench-", i).start(this::blockingLane));
       }
@@ -187,6 +208,38 @@ public final class LoadLoop {
       issue();
     } finally {
       d[0]--;
+    }
+  }
+
+  /**
+   * The semaphore driver: one platform thread issues every request, a permit per request in flight, so no
+   * request is ever issued from a client's own (callback) thread.
+   */
+  private void dispatch() {
+    java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(concurrency);
+    try {
+      while (true) {
+        permits.acquire();
+        if (!mayIssue()) {
+          permits.release();
+          break;
+        }
+        long t0 = System.nanoTime();
+        try {
+          client.getAsync().whenComplete((length, failure) -> {
+            record(t0, length, failure);
+            permits.release();
+          });
+        } catch (Throwable t) {
+          record(t0, null, t);
+          permits.release();
+        }
+      }
+      permits.acquire(concurrency);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      activeLanes.set(0);
     }
   }
 

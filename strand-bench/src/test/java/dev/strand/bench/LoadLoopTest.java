@@ -14,14 +14,15 @@ import org.junit.jupiter.api.Timeout;
 class LoadLoopTest {
 
   /** The one timed assertion the issue asks for: N in flight at a known latency gives N / latency req/s. */
-  @Test
   @Timeout(30)
-  void fakeClientWithKnownLatencyYieldsExpectedThroughput() throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"semaphore", "lanes"})
+  void fakeClientWithKnownLatencyYieldsExpectedThroughput(String driver) throws Exception {
     int concurrency = 10;
     long latencyMicros = 20_000;
     double expected = concurrency / (latencyMicros / 1e6); // 500 req/s
     try (FakeClient fake = new FakeClient(latencyMicros, 100)) {
-      LoadLoop loop = new LoadLoop(fake, concurrency, 100, 1_000_000);
+      LoadLoop loop = new LoadLoop(fake, concurrency, 100, 1_000_000, driver);
       loop.start();
       loop.run(Duration.ofMillis(300));
       LoadLoop.Measurement m = loop.measure(3, Duration.ofMillis(700), b -> { });
@@ -69,9 +70,10 @@ class LoadLoopTest {
     assertTrue(m.ok() > 100, "ok " + m.ok());
   }
 
-  @Test
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"semaphore", "lanes"})
   @Timeout(30)
-  void stopsByItselfAtTheRequestCapAndSurvivesSynchronousCompletion() throws Exception {
+  void stopsByItselfAtTheRequestCapAndSurvivesSynchronousCompletion(String driver) throws Exception {
     BenchClient instant = new BenchClient() {
       @Override
       public boolean isBlocking() {
@@ -87,7 +89,7 @@ class LoadLoopTest {
       public void close() {
       }
     };
-    LoadLoop loop = new LoadLoop(instant, 8, 3, 200_000);
+    LoadLoop loop = new LoadLoop(instant, 8, 3, 200_000, driver);
     loop.start();
     loop.run(Duration.ofSeconds(20));
     assertTrue(loop.finished(), "the cap, not the clock, ended the run");

@@ -103,6 +103,11 @@ final class BasicEndpoints {
             return Routes.badRequest("status must be between 100 and 599");
         }
         return Exchange.of(c -> {
+            if (c.isHttp2() && code < 200) {
+                // An interim status cannot end an HTTP/2 stream, and 101 does not exist there (RFC 9113 8.6).
+                Routes.badRequest("over HTTP/2, status must be between 200 and 599").onRequestComplete(c);
+                return;
+            }
             HttpResponseStatus status = HttpResponseStatus.valueOf((int) code);
             FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status);
             // RFC 9110 forbids Content-Length on 1xx and 204; on 304 it would describe the unsent full body.

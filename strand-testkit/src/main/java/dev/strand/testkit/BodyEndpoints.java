@@ -20,6 +20,14 @@ final class BodyEndpoints {
     private BodyEndpoints() {
     }
 
+    static MessageDigest newSha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
     /** Answers with a JSON description of the request, body included. */
     static final class Echo extends Exchange {
         private ByteBuf body;
@@ -111,14 +119,6 @@ final class BodyEndpoints {
                     .name("bytes").value(bytes)
                     .name("sha256").value(HexFormat.of().formatHex(sha256.digest()))
                     .endObject());
-        }
-
-        private static MessageDigest newSha256() {
-            try {
-                return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("every JDK has SHA-256", e);
-            }
         }
     }
 }

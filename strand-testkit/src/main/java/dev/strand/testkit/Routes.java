@@ -9,6 +9,9 @@ final class Routes {
     static final Exchange NOT_FOUND = Exchange.of(c -> c.send(HttpConnection.response(HttpResponseStatus.NOT_FOUND,
             "text/plain; charset=utf-8", ("no such endpoint: " + c.path() + "\n").getBytes(StandardCharsets.UTF_8))));
 
+    /** Body length of {@code /trailers} without a length. */
+    static final long TRAILERS_DEFAULT_BYTES = 1024;
+
     private Routes() {
     }
 
@@ -28,6 +31,7 @@ final class Routes {
             case "/stats" -> BasicEndpoints.STATS;
             case "/never" -> TimedEndpoints.NEVER;
             case "/drip" -> new TimedEndpoints.Drip();
+            case "/trailers" -> StreamingEndpoints.trailers(TRAILERS_DEFAULT_BYTES);
             default -> null;
         };
         if (fixed != null) {
@@ -42,6 +46,7 @@ final class Routes {
             case "/bytes" -> withLength(arg, n -> StreamingEndpoints.bytes(n));
             case "/chunked" -> withLength(arg, n -> StreamingEndpoints.chunked(n));
             case "/stream" -> withLength(arg, n -> StreamingEndpoints.lines(n));
+            case "/trailers" -> withLength(arg, n -> StreamingEndpoints.trailers(n));
             case "/delay" -> withLength(arg, ms -> new TimedEndpoints.Delay(ms));
             case "/redirect" -> withLength(arg, n -> n < 1
                     ? badRequest("redirect count must be >= 1")

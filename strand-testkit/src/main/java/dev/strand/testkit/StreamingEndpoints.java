@@ -5,11 +5,15 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -34,6 +38,11 @@ final class StreamingEndpoints {
         return new PatternStream(n, 8 * 1024, true);
     }
 
+    /** {@code /trailers/N}: as {@code /chunked/N}, then the trailer {@code x-checksum: <sha256 hex of the body>}. */
+    static Exchange trailers(long n) {
+        return new PatternStream(n, 8 * 1024, true, BodyEndpoints.newSha256());
+    }
+
     /** {@code /stream/N}: N JSON lines, chunked, one chunk per line. */
     static Exchange lines(long n) {
         return new LineStream(n);
@@ -50,6 +59,11 @@ final class StreamingEndpoints {
         abstract boolean hasNext();
 
         abstract ByteBuf next();
+
+        /** The end of the body; trailers go here. */
+        LastHttpContent last() {
+            return LastHttpContent.EMPTY_LAST_CONTENT;
+        }
 
         @Override
         final void onRequestComplete(HttpConnection c) {
@@ -93,7 +107,7 @@ final class StreamingEndpoints {
                 }
                 if (!hasNext()) {
                     finished = true;
-                    conn.endResponse();
+                    conn.endResponse(last());
                     conn.ctx().flush();
                 } else {
                     conn.ctx().flush();
@@ -108,15 +122,24 @@ final class StreamingEndpoints {
     }
 
     private static final class PatternStream extends Streamer {
+        private static final String CHECKSUM = "x-checksum";
+
         private final long total;
         private final int piece;
         private final boolean chunked;
+        // Non-null: hash the body and send the hash as a trailer.
+        private final MessageDigest digest;
         private long sent;
 
         PatternStream(long total, int piece, boolean chunked) {
+            this(total, piece, chunked, null);
+        }
+
+        PatternStream(long total, int piece, boolean chunked, MessageDigest digest) {
             this.total = total;
             this.piece = piece;
             this.chunked = chunked;
+            this.digest = digest;
         }
 
         @Override
@@ -127,6 +150,9 @@ final class StreamingEndpoints {
                 res.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
             } else {
                 res.headers().set(HttpHeaderNames.CONTENT_LENGTH, total);
+            }
+            if (digest != null) {
+                res.headers().set(HttpHeaderNames.TRAILER, CHECKSUM);
             }
             return res;
         }
@@ -141,7 +167,20 @@ final class StreamingEndpoints {
             int n = (int) Math.min(piece, total - sent);
             ByteBuf slice = Canned.pattern(sent, n);
             sent += n;
+            if (digest != null) {
+                digest.update(slice.nioBuffer());
+            }
             return slice;
+        }
+
+        @Override
+        LastHttpContent last() {
+            if (digest == null) {
+                return LastHttpContent.EMPTY_LAST_CONTENT;
+            }
+            LastHttpContent last = new DefaultLastHttpContent();
+            last.trailingHeaders().set(CHECKSUM, HexFormat.of().formatHex(digest.digest()));
+            return last;
         }
     }
 

@@ -2,7 +2,6 @@ package dev.strand.testkit;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -13,23 +12,24 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpRequestDecoder;
-import io.netty.util.ResourceLeakDetector;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A fast loopback HTTP/1.1 server for tests and benchmarks, on Netty (epoll when available, else NIO).
+ * A fast loopback HTTP/1.1 and HTTP/2 server for tests and benchmarks, on Netty (epoll when available, else
+ * NIO), in cleartext or over TLS.
  *
- * <p>Hot endpoints ({@code /small}, {@code /big}) write pre-encoded responses; large bodies stream with
- * backpressure; connections are kept alive unless the request says otherwise. The endpoints and what they
- * send are listed in the {@linkplain dev.strand.testkit package documentation}; {@link Payloads} has the bytes.
+ * <p>Hot endpoints ({@code /small}, {@code /big}) write pre-encoded responses over HTTP/1.1; large bodies stream
+ * with backpressure (and, over HTTP/2, within flow-control windows); connections are kept alive unless the
+ * request says otherwise. The endpoints and what they send are listed in the
+ * {@linkplain dev.strand.testkit package documentation}; {@link Payloads} has the bytes. HTTP/2 serves the same
+ * endpoints, stream by stream.
  *
  * <pre>{@code
  * try (TestServer server = TestServer.start()) {
@@ -38,11 +38,25 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
+ * <p>HTTPS with h2 negotiated by ALPN (and HTTP/1.1 for clients that do not offer h2):
+ * {@snippet :
+ * TestPki pki = TestPki.generate(dir);
+ * try (TestServer server = TestServer.builder()
+ *         .tls(pki.server().cert(), pki.server().key())
+ *         .http2(true)
+ *         .build()) {
+ *     URI base = server.baseUri(); // https://127.0.0.1:PORT; trust pki.ca().cert()
+ * }
+ * }
+ * Without TLS, {@code http2(true)} serves h2c with prior knowledge: a connection that opens with the HTTP/2
+ * preface speaks HTTP/2, any other speaks HTTP/1.1. ({@code Upgrade: h2c} is ignored, as RFC 9113 allows.)
+ *
  * <p>Thread-safe. Event-loop threads are daemon threads, so a server left open does not keep a JVM alive.
  */
 public final class TestServer implements AutoCloseable {
 
-    private static final int MAX_HEADER_SIZE = 64 * 1024;
+    /** Default SETTINGS_MAX_CONCURRENT_STREAMS. */
+    public static final int DEFAULT_MAX_CONCURRENT_STREAMS = 100;
 
     private final String host;
     private final EventLoopGroup group;
@@ -50,10 +64,21 @@ public final class TestServer implements AutoCloseable {
     private final ConnectionStats stats = new ConnectionStats();
     private final String transport;
     private final int port;
+    private final boolean http2;
+    // "jdk" or "openssl"; null without TLS.
+    private final String tlsEngine;
 
     private TestServer(Builder b) {
         // Build the canned responses now rather than inside the first request someone times.
         Canned.warmUp();
+        SslContext ssl = b.sslContext;
+        if (ssl != null) {
+            TlsContexts.check(ssl, b.http2);
+        } else if (b.certPem != null) {
+            ssl = TlsContexts.forServer(b.certPem, b.keyPem, b.clientCa, b.http2, TlsContexts.provider(b.sslProvider));
+        }
+        this.tlsEngine = ssl == null ? null : TlsContexts.engineName(ssl);
+        this.http2 = b.http2;
         boolean epoll = !b.nio && Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class
@@ -72,19 +97,7 @@ public final class TestServer implements AutoCloseable {
                     // Room for a couple of 64 KiB stream pieces in flight before backpressure kicks in.
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
                             new WriteBufferWaterMark(128 * 1024, 512 * 1024))
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            ch.pipeline()
-                                    .addLast(stats)
-                                    .addLast(new HeadAwareResponseEncoder())
-                                    .addLast(new HttpRequestDecoder(new HttpDecoderConfig()
-                                            .setMaxInitialLineLength(16 * 1024)
-                                            .setMaxHeaderSize(MAX_HEADER_SIZE)
-                                            .setMaxChunkSize(64 * 1024)))
-                                    .addLast(new HttpConnection(stats));
-                        }
-                    })
+                    .childHandler(new ServerInitializer(stats, ssl, b.http2, b.maxConcurrentStreams))
                     .bind(b.host, b.port)
                     .syncUninterruptibly()
                     .channel();
@@ -134,11 +147,29 @@ public final class TestServer implements AutoCloseable {
     /**
      * The server's base URI.
      *
-     * @return {@code http://HOST:PORT}, without a trailing slash
+     * @return {@code http://HOST:PORT}, or {@code https://HOST:PORT} with TLS, without a trailing slash
      */
     public URI baseUri() {
         String h = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
-        return URI.create("http://" + h + ":" + port);
+        return URI.create((isTls() ? "https://" : "http://") + h + ":" + port);
+    }
+
+    /**
+     * Whether connections use TLS.
+     *
+     * @return true when the builder was given a certificate or an {@link SslContext}
+     */
+    public boolean isTls() {
+        return tlsEngine != null;
+    }
+
+    /**
+     * Whether HTTP/2 is served (beside HTTP/1.1, which always is).
+     *
+     * @return true when built with {@code http2(true)}: h2 by ALPN over TLS, h2c with prior knowledge without
+     */
+    public boolean isHttp2() {
+        return http2;
     }
 
     /**
@@ -170,7 +201,17 @@ public final class TestServer implements AutoCloseable {
         return stats.open();
     }
 
-    /** Sets {@link #acceptedConnections()} back to zero. */
+    /**
+     * TLS handshakes completed successfully since start or the last {@link #resetStats()}; failed ones (say, a
+     * client without the required certificate) do not count. A resumed session counts as a handshake.
+     *
+     * @return the number of completed handshakes; 0 without TLS
+     */
+    public long tlsHandshakes() {
+        return stats.tlsHandshakes();
+    }
+
+    /** Sets {@link #acceptedConnections()} and {@link #tlsHandshakes()} back to zero. */
     public void resetStats() {
         stats.reset();
     }
@@ -193,47 +234,39 @@ public final class TestServer implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "TestServer[" + baseUri() + ", " + transport + "]";
+        return "TestServer[" + baseUri() + ", " + description() + "]";
+    }
+
+    /** e.g. {@code "epoll"}, {@code "epoll, h2c"}, {@code "nio, TLS openssl, h2"}. */
+    String description() {
+        String d = transport;
+        if (tlsEngine != null) {
+            d += ", TLS " + tlsEngine;
+        }
+        if (http2) {
+            d += tlsEngine != null ? ", h2" : ", h2c";
+        }
+        return d;
+    }
+
+    /** Blocks until the server channel closes. */
+    void awaitClose() {
+        serverChannel.closeFuture().awaitUninterruptibly();
     }
 
     /**
-     * Runs a server until the process is killed: {@code --host H} (default 127.0.0.1), {@code --port P}
-     * (default 0, ephemeral), {@code --threads N} (default 1), {@code --nio} (never use epoll).
+     * Runs a server until the process is killed. Options: {@code --host H} (default 127.0.0.1), {@code --port P}
+     * (default 0, ephemeral), {@code --threads N} (default 1), {@code --nio} (never use epoll),
+     * {@code --tls-cert FILE --tls-key FILE} (PEM chain, PKCS#8 PEM key), {@code --self-signed-dir DIR}
+     * (generate a {@link dev.strand.testkit.tls.TestPki} into DIR, serve its localhost/127.0.0.1 certificate and
+     * print the CA's path), {@code --client-ca FILE} (require client certificates), {@code --ssl-provider
+     * jdk|openssl}, {@code --http2}, {@code --max-concurrent-streams N}.
      * Netty's leak detection is off unless {@code -Dio.netty.leakDetection.level} says otherwise.
      *
      * @param args the options above
      */
     public static void main(String[] args) {
-        if (System.getProperty("io.netty.leakDetection.level") == null) {
-            // A benchmark target should not spend time sampling its own buffers; tests set the level explicitly.
-            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
-        }
-        Builder b = builder();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            switch (arg) {
-                case "--host" -> b.host(value(args, ++i, arg));
-                case "--port" -> b.port(Integer.parseInt(value(args, ++i, arg)));
-                case "--threads" -> b.ioThreads(Integer.parseInt(value(args, ++i, arg)));
-                case "--nio" -> b.preferNio(true);
-                case "-h", "--help" -> {
-                    System.out.println("usage: TestServer [--host H] [--port P] [--threads N] [--nio]");
-                    return;
-                }
-                default -> throw new IllegalArgumentException("unknown argument: " + arg);
-            }
-        }
-        TestServer server = b.build();
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "strand-testkit-shutdown"));
-        System.out.println("strand-testkit listening on " + server.baseUri() + " (" + server.transportName() + ")");
-        server.serverChannel.closeFuture().awaitUninterruptibly();
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
+        ServerCommand.run(args);
     }
 
     /** Configures and starts a {@link TestServer}. */
@@ -242,6 +275,13 @@ public final class TestServer implements AutoCloseable {
         private int port;
         private int ioThreads = 1;
         private boolean nio;
+        private Path certPem;
+        private Path keyPem;
+        private SslContext sslContext;
+        private Path clientCa;
+        private String sslProvider;
+        private boolean http2;
+        private int maxConcurrentStreams = DEFAULT_MAX_CONCURRENT_STREAMS;
 
         private Builder() {
         }
@@ -297,11 +337,100 @@ public final class TestServer implements AutoCloseable {
         }
 
         /**
+         * Serve TLS with this certificate and key, read when the server is built. Replaces an earlier
+         * {@link #tls(SslContext)}.
+         *
+         * @param certPem the certificate chain, PEM, server certificate first
+         * @param keyPem its private key, PEM, PKCS#8 ({@code BEGIN PRIVATE KEY})
+         * @return this builder
+         */
+        public Builder tls(Path certPem, Path keyPem) {
+            this.certPem = Objects.requireNonNull(certPem, "certPem");
+            this.keyPem = Objects.requireNonNull(keyPem, "keyPem");
+            this.sslContext = null;
+            return this;
+        }
+
+        /**
+         * Serve TLS with a ready context, for settings the other methods do not offer. For {@link #http2(boolean)}
+         * its ALPN must offer {@code h2} (and should offer {@code http/1.1}); client authentication and the engine
+         * are its business, so {@link #requireClientAuth} and {@link #sslProvider} do not combine with it.
+         * Replaces an earlier {@link #tls(Path, Path)}.
+         *
+         * @param context a server context
+         * @return this builder
+         */
+        public Builder tls(SslContext context) {
+            this.sslContext = Objects.requireNonNull(context, "context");
+            this.certPem = null;
+            this.keyPem = null;
+            return this;
+        }
+
+        /**
+         * Mutual TLS: the handshake fails unless the client presents a certificate issued by this CA. Needs
+         * {@link #tls(Path, Path)}.
+         *
+         * @param caPem the CA certificate(s) to trust for client certificates, PEM
+         * @return this builder
+         */
+        public Builder requireClientAuth(Path caPem) {
+            this.clientCa = Objects.requireNonNull(caPem, "caPem");
+            return this;
+        }
+
+        /**
+         * The TLS engine for {@link #tls(Path, Path)}: {@code "jdk"} (the default) or {@code "openssl"}
+         * (BoringSSL from netty-tcnative-boringssl-static, an optional dependency: when it cannot be loaded the
+         * server logs a warning and uses the JDK's; {@link TestServer#toString()} names the engine in use).
+         *
+         * @param provider {@code "jdk"} or {@code "openssl"}
+         * @return this builder
+         */
+        public Builder sslProvider(String provider) {
+            this.sslProvider = TlsContexts.checkProvider(Objects.requireNonNull(provider, "provider"));
+            return this;
+        }
+
+        /**
+         * Serve HTTP/2 as well as HTTP/1.1: over TLS, ALPN offers {@code h2} and {@code http/1.1}; in
+         * cleartext, a connection that opens with the HTTP/2 preface (prior knowledge) speaks h2c.
+         *
+         * @param http2 default false (HTTP/1.1 only)
+         * @return this builder
+         */
+        public Builder http2(boolean http2) {
+            this.http2 = http2;
+            return this;
+        }
+
+        /**
+         * SETTINGS_MAX_CONCURRENT_STREAMS the server advertises (and enforces, refusing streams beyond it).
+         *
+         * @param maxConcurrentStreams at least 0; default {@value TestServer#DEFAULT_MAX_CONCURRENT_STREAMS}
+         * @return this builder
+         */
+        public Builder maxConcurrentStreams(int maxConcurrentStreams) {
+            if (maxConcurrentStreams < 0) {
+                throw new IllegalArgumentException("maxConcurrentStreams < 0: " + maxConcurrentStreams);
+            }
+            this.maxConcurrentStreams = maxConcurrentStreams;
+            return this;
+        }
+
+        /**
          * Binds and starts the server.
          *
          * @return the server, already listening
+         * @throws IllegalStateException if {@link #requireClientAuth} or {@link #sslProvider} is set without
+         *         {@link #tls(Path, Path)}
+         * @throws IllegalArgumentException if a given {@link SslContext} cannot serve as configured
+         * @throws java.io.UncheckedIOException if the certificate or key cannot be read
          */
         public TestServer build() {
+            if (certPem == null && (clientCa != null || sslProvider != null)) {
+                throw new IllegalStateException("requireClientAuth and sslProvider need tls(certPem, keyPem)");
+            }
             return new TestServer(this);
         }
     }

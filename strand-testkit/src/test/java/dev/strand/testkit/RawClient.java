@@ -80,7 +80,10 @@ final class RawClient implements Closeable {
             while (true) {
                 int size = Integer.parseInt(line().trim(), 16);
                 if (size == 0) {
-                    line();
+                    for (String t = line(); !t.isEmpty(); t = line()) {
+                        int colon = t.indexOf(':');
+                        r.trailers.add(new String[] {t.substring(0, colon), t.substring(colon + 1).trim()});
+                    }
                     break;
                 }
                 r.chunkSizes.add(size);
@@ -137,6 +140,7 @@ final class RawClient implements Closeable {
         String reason;
         final List<String[]> headers = new ArrayList<>();
         final List<Integer> chunkSizes = new ArrayList<>();
+        final List<String[]> trailers = new ArrayList<>();
         final StringBuilder raw = new StringBuilder();
         byte[] body = new byte[0];
 

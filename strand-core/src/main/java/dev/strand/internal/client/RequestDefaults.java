@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The first step of every call: makes a user's request complete and absolute. Resolves a relative
@@ -27,6 +28,10 @@ public final class RequestDefaults {
   private final String[] values;
   private final String[] paramNames; // encoded, to compare with a raw query
   private final String defaultQuery; // encoded "a=1&b=2", or null
+  // URL resolution is a pure function of the request URL, and parsing the result costs more than
+  // the rest of this class together: remember it for the first URLs seen (most clients call a few).
+  private final ConcurrentHashMap<URI, URI> resolvedUrls = new ConcurrentHashMap<>();
+  static final int MAX_CACHED_URLS = 512;
 
   public RequestDefaults(ClientConfig config) {
     this.baseUrl = config.baseUrl();
@@ -72,10 +77,7 @@ public final class RequestDefaults {
    */
   public Request apply(Request request) {
     URI url = request.url();
-    URI resolved = url.getScheme() == null ? Urls.resolve(baseUrl, url) : url;
-    if (defaultQuery != null) {
-      resolved = withDefaultParams(resolved);
-    }
+    URI resolved = url.getScheme() == null || defaultQuery != null ? resolve(url) : url;
     Headers headers = request.headers();
     boolean addHeaders = false;
     for (String name : names) {
@@ -109,6 +111,21 @@ public final class RequestDefaults {
       b.timeout(timeout);
     }
     return b.build();
+  }
+
+  private URI resolve(URI url) {
+    URI cached = resolvedUrls.get(url);
+    if (cached != null) {
+      return cached;
+    }
+    URI result = url.getScheme() == null ? Urls.resolve(baseUrl, url) : url;
+    if (defaultQuery != null) {
+      result = withDefaultParams(result);
+    }
+    if (resolvedUrls.size() < MAX_CACHED_URLS) {
+      resolvedUrls.putIfAbsent(url, result);
+    }
+    return result;
   }
 
   private URI withDefaultParams(URI url) {
