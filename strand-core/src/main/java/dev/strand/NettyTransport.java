@@ -14,6 +14,16 @@ import java.util.concurrent.CompletableFuture;
  * {@snippet :
  * NettyTransport transport = NettyTransport.builder().limits(Limits.ofConnections(500)).build();
  * }
+ *
+ * @implNote A connection returns to the pool as soon as the last byte of a response has arrived
+ *     (the body is then held in memory, at most a few hundred KiB), so buffered reads never hold
+ *     one. A {@link StreamingResponse} whose body is larger owns its connection until it is read to
+ *     the end or closed: one that is neither leaks that connection, so always close it. Bodies are
+ *     read with backpressure (auto-read off, one read at a time while the consumer keeps up). A
+ *     request body that is not in memory is read by a virtual thread, 64 KiB at a time, never on an
+ *     event loop; host names are resolved on a virtual thread too. An idempotent request that fails
+ *     on a reused connection before any response byte arrived is sent once more on a new one. HTTPS
+ *     is not supported yet: {@code https} URLs fail with {@link ConnectException}.
  */
 public final class NettyTransport implements Transport {
   private final NettyEngine engine;

@@ -111,13 +111,20 @@ public final class BenchMain implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
-    int code = new CommandLine(new BenchMain()).execute(args);
-    System.exit(code);
+    System.exit(run(System.out, System.err, args));
   }
 
   /** Runs the bench with {@code args} in this JVM (children are still separate processes); returns the exit code. */
   public static int run(PrintStream stdout, PrintStream stderr, String... args) {
-    return new CommandLine(new BenchMain(stdout, stderr)).execute(args);
+    return new CommandLine(new BenchMain(stdout, stderr))
+        .setOut(new java.io.PrintWriter(stdout, true))
+        .setErr(new java.io.PrintWriter(stderr, true))
+        .setExecutionExceptionHandler((e, cmd, parsed) -> {
+          stderr.println("strand bench: " + LoadLoop.describe(e));
+          e.printStackTrace(stderr);
+          return 1;
+        })
+        .execute(args);
   }
 
   private String preset() {

@@ -45,7 +45,7 @@ final class ServerProcess implements AutoCloseable {
     });
     String l;
     try {
-      l = line.get(30, TimeUnit.SECONDS);
+      l = line.get(60, TimeUnit.SECONDS);
     } catch (Exception e) {
       l = null;
     }

@@ -24,10 +24,16 @@ public final class ServerStats {
 
   /** The server's accepted-connections counter (this read's own connection included), or -1 if unknown. */
   public static long accepted(URI base) {
+    // One retry: on a saturated machine a read can time out; a second failure means "unknown", not a guess.
+    long n = readAccepted(base);
+    return n >= 0 ? n : readAccepted(base);
+  }
+
+  private static long readAccepted(URI base) {
     try (Socket s = new Socket()) {
       int port = base.getPort() > 0 ? base.getPort() : 80;
-      s.connect(new InetSocketAddress(base.getHost(), port), 2_000);
-      s.setSoTimeout(2_000);
+      s.connect(new InetSocketAddress(base.getHost(), port), 10_000);
+      s.setSoTimeout(10_000);
       OutputStream out = s.getOutputStream();
       out.write(("GET /stats HTTP/1.1\r\nHost: " + base.getHost() + ":" + port
           + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));

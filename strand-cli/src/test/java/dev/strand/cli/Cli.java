@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class Cli {
   static final Path LAUNCHER = Path.of("..", "bin", "strand").toAbsolutePath().normalize();
-  private static final long TIMEOUT_SECONDS = 60;
+  private static final long TIMEOUT_SECONDS = 180; // the first call may train the start-up cache
 
   /** What one run printed and returned. */
   record Result(int exit, byte[] stdoutBytes, String stderr, long millis) {

@@ -69,4 +69,35 @@ class KeepAliveTest {
       assertEquals("epoll", t.stats().transport());
     }
   }
+
+  @Test
+  void nioWorksToo() throws Exception {
+    try (NettyTransport t = NettyTransport.builder().preferNative(false).ioThreads(1).build()) {
+      assertEquals("nio", t.stats().transport());
+      assertEquals("none", t.stats().tlsEngine());
+      assertArrayEquals(Payloads.SMALL, fetch(t, get(server, "/small")).bytes());
+      assertArrayEquals(Payloads.SMALL, fetch(t, get(server, "/small")).bytes());
+      assertEquals(1, t.stats().connectionsOpened());
+    }
+  }
+
+  @Test
+  void concurrentRequestsShareAPoolOfTheirSize() throws Exception {
+    server.resetStats();
+    try (NettyTransport t = TransportFixture.transport(8)) {
+      var futures = new java.util.ArrayList<java.util.concurrent.CompletableFuture<byte[]>>();
+      for (int round = 0; round < 5; round++) {
+        for (int i = 0; i < 40; i++) {
+          futures.add(t.send(get(server, "/small")).thenCompose(r -> r.responseBody().readAll(1 << 20)));
+        }
+        for (var f : futures) {
+          assertArrayEquals(Payloads.SMALL, f.get(20, java.util.concurrent.TimeUnit.SECONDS));
+        }
+        futures.clear();
+      }
+      ClientStats s = TransportFixture.awaitQuiet(t);
+      assertEquals(8, s.connectionsOpened(), "never more connections than the pool allows");
+      assertEquals(8, s.idle());
+    }
+  }
 }

@@ -1,5 +1,6 @@
 /**
- * A loopback HTTP/1.1 test server ({@link dev.strand.testkit.TestServer}), the bytes it sends
+ * A loopback HTTP/1.1 and HTTP/2 test server ({@link dev.strand.testkit.TestServer}), cleartext or TLS, the bytes
+ * it sends
  * ({@link dev.strand.testkit.Payloads}), and a JUnit extension that fails tests on Netty buffer leaks
  * ({@link dev.strand.testkit.NettyLeakDetectorExtension}).
  *
@@ -17,6 +18,9 @@
  * <tr><td>{@code /bytes/N}</td><td>200, Content-Length N, N pattern bytes streamed with backpressure
  *     (N up to {@code Long.MAX_VALUE})</td></tr>
  * <tr><td>{@code /chunked/N}</td><td>200, N pattern bytes, chunked, chunks of 8 KiB</td></tr>
+ * <tr><td>{@code /trailers/N}, {@code /trailers}</td><td>200, {@code trailer: x-checksum}, N (1024) pattern
+ *     bytes chunked in 8 KiB pieces, then the trailer {@code x-checksum: <sha256 hex of the body>}
+ *     (none for HEAD)</td></tr>
  * <tr><td>{@code /stream/N}</td><td>200 application/x-ndjson, chunked, one chunk per line
  *     {@code {"id": i, "message": "line i of N"}\n}</td></tr>
  * <tr><td>{@code /delay/MS}</td><td>as {@code /small}, after MS ms (a timer, not a sleep)</td></tr>
@@ -52,5 +56,30 @@
  * <tr><td>anything else</td><td>404 text/plain</td></tr>
  * </table>
  * Malformed requests get 400 and a close; an unsupported {@code Expect} gets 417 and a close.
+ *
+ * <h2>HTTP/2</h2>
+ * With {@code http2(true)} every endpoint above is served on each stream as well (h2 by ALPN over TLS; h2c with
+ * prior knowledge in cleartext, where connections without the preface get HTTP/1.1). Differences:
+ * <ul>
+ * <li>Streamed bodies are written within the client's flow-control windows and the stream's writability, so
+ *     {@code /bytes/N} never queues more than a window; request bodies are consumed as they arrive, returning
+ *     WINDOW_UPDATEs. The server advertises an initial stream window of 1 MiB, opens the connection window to
+ *     8 MiB, and SETTINGS_MAX_CONCURRENT_STREAMS as configured (100 by default).
+ * <li>"Close" means the stream: an answer given before the request body ended (413, 417) is followed by
+ *     RST_STREAM(NO_ERROR), which asks the client to stop sending (RFC 9113 8.1).
+ * <li>{@code /status/1xx} gets 400: an interim status cannot end an HTTP/2 stream.
+ * <li>{@code /fault/NAME} takes its nearest HTTP/2 form, or 404 where HTTP/2 has none; see
+ *     {@code FaultEndpoints}: {@code reset-mid-body} resets the stream (INTERNAL_ERROR) after 1 KiB;
+ *     {@code close} and {@code close-after-headers} drop the TCP connection (no GOAWAY); {@code wrong-length}
+ *     ends the stream 990 bytes short of its content-length; {@code bad-status-line} sends {@code :status abc};
+ *     {@code huge-headers} sends 140 KiB of header fields; {@code bad-chunk} and {@code both-lengths} are 404.
+ * <li>Endpoints that report request headers show the client's fields only: the conversion's
+ *     {@code x-http2-*} fields are removed; {@code :authority} appears as {@code host}.
+ * </ul>
+ *
+ * <h2>TLS</h2>
+ * {@code tls(cert, key)} (PEM, PKCS#8 key) or {@code tls(SslContext)}; the JDK engine by default, OpenSSL
+ * (netty-tcnative, optional) with {@code sslProvider("openssl")}; {@code requireClientAuth(ca)} for mutual TLS.
+ * {@link dev.strand.testkit.tls.TestPki} makes the certificates.
  */
 package dev.strand.testkit;

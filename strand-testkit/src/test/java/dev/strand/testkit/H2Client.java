@@ -19,6 +19,7 @@ import io.netty.handler.codec.http2.Http2ChannelDuplexHandler;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2FrameStream;
+import io.netty.handler.codec.http2.Http2FrameStreamException;
 import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
@@ -43,7 +44,7 @@ import java.util.concurrent.TimeoutException;
 final class H2Client implements Closeable {
 
     /** What arrived: on a stream (id > 0) or on the connection (id 0). */
-    sealed interface Event permits Settings, Headers, Data, Reset, GoAway, Closed {
+    sealed interface Event permits Settings, Headers, Data, Reset, GoAway, Closed, StreamError {
     }
 
     record Settings(Http2Settings settings) implements Event {
@@ -70,6 +71,8 @@ final class H2Client implements Closeable {
         Http2Headers trailers;
         final ByteArrayOutputStream body = new ByteArrayOutputStream();
         Long resetCode;
+        // Set when this client's codec rejected the stream (e.g. a content-length that the DATA did not match).
+        Long streamErrorCode;
         boolean connectionClosed;
 
         int status() {
@@ -140,6 +143,7 @@ final class H2Client implements Closeable {
             }
             channel.flush();
             frameStreams.put(stream.id(), stream);
+            queue(stream.id()); // now, so a close that comes before the caller waits still reaches the stream
             return stream.id();
         }).get(WAIT_SECONDS, TimeUnit.SECONDS);
     }
@@ -185,6 +189,10 @@ final class H2Client implements Closeable {
                     r.resetCode = rst.errorCode();
                     return r;
                 }
+                case StreamError se -> {
+                    r.streamErrorCode = se.errorCode();
+                    return r;
+                }
                 case Closed c -> {
                     r.connectionClosed = true;
                     return r;
@@ -213,6 +221,10 @@ final class H2Client implements Closeable {
 
     private BlockingQueue<Event> queue(int streamId) {
         return streams.computeIfAbsent(streamId, k -> new LinkedBlockingQueue<>());
+    }
+
+    /** Reported by the codec, not the server: this client found the stream's frames malformed. */
+    record StreamError(long errorCode) implements Event {
     }
 
     private final class FrameHandler extends Http2ChannelDuplexHandler {
@@ -254,7 +266,11 @@ final class H2Client implements Closeable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close();
+            if (cause instanceof Http2FrameStreamException e) {
+                queue(e.stream().id()).add(new StreamError(e.error().code()));
+            } else {
+                ctx.close();
+            }
         }
     }
 }

@@ -48,7 +48,7 @@ final class Http1Connection extends PooledConnection {
   private final ResponseDecoder decoder;
   private final byte[] hostLine;
   private final int maxHeaderSize;
-  private final boolean[] inlined = new boolean[1];
+  private final boolean[] flags = new boolean[2];
   private final Runnable timerTask = this::onTimer;
   /** Stamps write progress for the write timeout; added to body writes. */
   final ChannelFutureListener writeProgress = f -> {
@@ -132,9 +132,10 @@ final class Http1Connection extends PooledConnection {
     long length = RequestWriter.framedLength(x.request);
     requestLength = length;
     boolean expect = x.request.expectContinue() && length != 0 && length != -2;
-    ByteBuf head = RequestWriter.encode(channel.alloc(), x.request, hostLine, length, expect, inlined);
+    ByteBuf head = RequestWriter.encode(channel.alloc(), x.request, hostLine, length, expect, flags);
+    forceClose = flags[RequestWriter.CLOSE];
     progressAt = System.nanoTime();
-    if (length == -2 || length == 0 || inlined[0]) {
+    if (length == -2 || length == 0 || flags[RequestWriter.INLINED]) {
       channel.writeAndFlush(head, channel.voidPromise());
       requestDone = true;
     } else if (expect) {

@@ -17,6 +17,9 @@ import java.nio.charset.StandardCharsets;
 final class RequestWriter {
   /** Bodies held in memory up to this size are copied into the head's buffer: one write, one packet. */
   static final int INLINE_BODY = 16 * 1024;
+  /** Indexes of the {@code flags} out-parameter of {@link #encode}. */
+  static final int INLINED = 0;
+  static final int CLOSE = 1;
 
   private static final byte[] HTTP11_CRLF = " HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] CONTENT_LENGTH = "Content-Length: ".getBytes(StandardCharsets.US_ASCII);
@@ -45,10 +48,12 @@ final class RequestWriter {
    * {@code expectContinue}.
    *
    * @param hostLine {@code "Host: ...\r\n"} of the connection's origin
-   * @return the buffer to write; {@code inlined[0]} tells whether the body is in it
+   * @param flags out: {@code [INLINED]} whether the body is in the buffer, {@code [CLOSE]} whether the
+   *     request asks for {@code Connection: close}
+   * @return the buffer to write
    */
   static ByteBuf encode(ByteBufAllocator alloc, Request request, byte[] hostLine, long length, boolean expectContinue,
-      boolean[] inlined) {
+      boolean[] flags) {
     byte[] buffered = request.body() == null ? null : request.body().bufferedBytes();
     boolean inline = buffered != null && !expectContinue && buffered.length <= INLINE_BODY;
     Headers headers = request.headers();
@@ -58,10 +63,13 @@ final class RequestWriter {
     writeTarget(buf, request.url());
     buf.writeBytes(HTTP11_CRLF);
     boolean hasHost = false;
+    boolean close = false;
     for (int i = 0, n = headers.size(); i < n; i++) {
-      if (headers.name(i).equalsIgnoreCase("Host")) {
+      String name = headers.name(i);
+      if (name.equalsIgnoreCase("Host")) {
         hasHost = true;
-        break;
+      } else if (name.equalsIgnoreCase("Connection") && headers.value(i).toLowerCase(java.util.Locale.ROOT).contains("close")) {
+        close = true;
       }
     }
     if (!hasHost) {
@@ -91,7 +99,8 @@ final class RequestWriter {
     if (inline) {
       buf.writeBytes(buffered);
     }
-    inlined[0] = inline;
+    flags[INLINED] = inline;
+    flags[CLOSE] = close;
     return buf;
   }
 

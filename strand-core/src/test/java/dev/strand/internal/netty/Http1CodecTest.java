@@ -276,4 +276,14 @@ class Http1CodecTest {
     h.receive("HTTP/1.1 202 OK\r\nContent-Length: 1\r\n\r\nb");
     assertEquals(202, second.getNow(null).status());
   }
+
+  @Test
+  void aRequestAskingToCloseIsNotReused() {
+    CompletableFuture<StreamingResponse> f = h.send(EmbeddedHttp1.request("GET", "/").header("Connection", "close").build());
+    assertTrue(h.written().contains("\r\nConnection: close\r\n"));
+    h.receive("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+    assertEquals(200, f.getNow(null).status());
+    assertFalse(h.channel.isOpen());
+    assertEquals(0, h.engine.stats().open());
+  }
 }

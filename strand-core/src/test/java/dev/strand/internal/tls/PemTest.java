@@ -7,22 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strand.testkit.tls.TestPki;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.interfaces.ECPrivateKey;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** PEM keys in every unencrypted layout, read with the JDK alone. */
 class PemTest {
-  @TempDir static Path dir;
   static TestPki pki;
 
   @BeforeAll
   static void generate() throws Exception {
-    pki = TestPki.generate(dir);
+    pki = SharedPki.get();
   }
 
   @Test

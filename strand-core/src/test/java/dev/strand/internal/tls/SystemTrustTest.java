@@ -18,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** System trust with a fake environment and file-system root: which sources win, and merging. */
 class SystemTrustTest {
-  @TempDir static Path pkiDir;
   @TempDir Path root;
   static TestPki pki;
   static X509Certificate ca;
@@ -29,7 +28,7 @@ class SystemTrustTest {
 
   @BeforeAll
   static void generate() throws Exception {
-    pki = TestPki.generate(pkiDir);
+    pki = SharedPki.get();
     ca = pki.ca().certificate();
     clientCa = pki.clientCa().certificate();
     selfSigned = pki.selfSigned().certificate();

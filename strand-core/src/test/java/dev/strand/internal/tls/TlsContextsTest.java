@@ -22,7 +22,7 @@ class TlsContextsTest {
 
   @BeforeAll
   static void generate() throws Exception {
-    pki = TestPki.generate(dir);
+    pki = SharedPki.get();
   }
 
   @Test

@@ -16,7 +16,6 @@ import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +30,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -43,14 +41,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Timeout(60)
 class TlsHandshakeTest {
   private static final Duration CONNECT = Duration.ofSeconds(5);
-  @TempDir static Path dir;
   static TestPki pki;
   static HandshakeClient client;
   static EventLoopGroup servers;
 
   @BeforeAll
   static void setUp() throws Exception {
-    pki = TestPki.generate(dir);
+    pki = SharedPki.get();
     client = new HandshakeClient();
     servers = TlsTestServer.newGroup();
   }
@@ -272,7 +269,7 @@ class TlsHandshakeTest {
       HandshakeClient.Outcome o = client.exchange(context(tls), "localhost", server.port(), CONNECT);
       long millis = (System.nanoTime() - start) / 1_000_000;
       TlsException e = failure(o, "localhost", server.port(), tls, Reason.HANDSHAKE_TIMEOUT);
-      assertTrue(millis >= 250 && millis < 4_000, "took " + millis + " ms");
+      assertTrue(millis >= 250 && millis < 10_000, "took " + millis + " ms"); // the client gives up at 15 s
       assertTrue(e.getMessage().contains("timed out"), e.getMessage());
     }
   }
