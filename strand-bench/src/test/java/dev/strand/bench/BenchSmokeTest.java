@@ -63,6 +63,36 @@ class BenchSmokeTest {
   }
 
   @Test
+  @Timeout(120)
+  void externalServerWithoutStatsIsMeasuredAndSaysSo(@TempDir Path dir) throws Exception {
+    byte[] body = "hello from elsewhere".getBytes(StandardCharsets.US_ASCII);
+    com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/hello", ex -> {
+      ex.sendResponseHeaders(200, body.length);
+      ex.getResponseBody().write(body);
+      ex.close();
+    });
+    server.start();
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      int code = BenchMain.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+          new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+          "--server", "http://127.0.0.1:" + server.getAddress().getPort(), "--clients", "jdk",
+          "--concurrency", "1", "--scenario", "/hello", "--warmup", "0.3", "--duration", "0.3", "--batches", "1",
+          "--no-defaults", "--strict", "--out", dir.toString());
+      String stdout = out.toString(StandardCharsets.UTF_8);
+      assertEquals(0, code, stdout);
+      Cell jdk = Report.read(dir.resolve("results.json")).find("jdk", "/hello", 1);
+      assertEquals("ok", jdk.status());
+      assertEquals(null, jdk.connections());
+      assertTrue(stdout.contains("The server has no /stats"), stdout);
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
   void unknownClientIsAUsageError(@TempDir Path dir) {
     int code = BenchMain.run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),

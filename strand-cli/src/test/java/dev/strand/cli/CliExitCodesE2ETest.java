@@ -62,6 +62,33 @@ class CliExitCodesE2ETest {
   }
 
   @Test
+  void connectTimeoutIs28WithItsOwnLimit() throws Exception {
+    // A listener that never accepts, its backlog filled: Linux then drops further SYNs, so connecting hangs.
+    try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      java.util.List<java.net.Socket> fillers = new java.util.ArrayList<>();
+      try {
+        for (int i = 0; i < 4; i++) {
+          java.net.Socket s = new java.net.Socket();
+          try {
+            s.connect(full.getLocalSocketAddress(), 200);
+          } catch (IOException backlogFull) {
+            // expected once the queue is full
+          }
+          fillers.add(s);
+        }
+        String url = "http://127.0.0.1:" + full.getLocalPort() + "/";
+        Cli.Result r = Cli.run("--connect-timeout", "0.5", "--timeout", "30", url);
+        assertEquals(28, r.exit(), r::toString);
+        assertOneLine(r, "strand: connect timed out after 0.5 s (GET " + url + ")");
+      } finally {
+        for (java.net.Socket s : fillers) {
+          s.close();
+        }
+      }
+    }
+  }
+
+  @Test
   void tooManyRedirectsIs47() {
     Cli.Result r = Cli.run("-L", "--max-redirs", "2", server.url("/redirect/5"));
     assertEquals(47, r.exit(), r::toString);

@@ -101,6 +101,8 @@ class CliRequestE2ETest {
     Cli.Result on = Cli.run(server.url("/gzip"));
     assertEquals(0, on.exit(), on::toString);
     assertEquals(new String(Payloads.GZIP_JSON, StandardCharsets.UTF_8), on.stdout());
+    String asked = Echo.parse(Cli.run("--compressed", server.url("/echo")).stdout()).header("Accept-Encoding");
+    assertTrue(asked != null && asked.contains("gzip"), asked);
     Cli.Result off = Cli.run("--no-compressed", "-H", "Accept-Encoding: identity", server.url("/echo"));
     assertEquals("identity", Echo.parse(off.stdout()).header("Accept-Encoding"));
     Cli.Result noHeader = Cli.run("--no-compressed", server.url("/echo"));

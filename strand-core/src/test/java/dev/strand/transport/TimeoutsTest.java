@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.strand.ConnectException;
+import dev.strand.ConnectTimeoutException;
 import dev.strand.NettyTransport;
 import dev.strand.PoolTimeoutException;
 import dev.strand.ReadTimeoutException;
@@ -18,10 +20,15 @@ import dev.strand.TransportException;
 import dev.strand.WriteTimeoutException;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.TestServer;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -109,6 +116,37 @@ class TimeoutsTest {
   }
 
   @Test
+  void aServerWhoseBacklogIsFullIsAConnectTimeout() throws Exception {
+    // Linux drops SYNs once a listener's accept queue is full, so connecting hangs until the timeout.
+    List<Socket> fillers = new ArrayList<>();
+    try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        NettyTransport t = TransportFixture.transport(2)) {
+      for (int i = 0; i < 8; i++) {
+        Socket s = new Socket();
+        fillers.add(s);
+        try {
+          s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), full.getLocalPort()), 200);
+        } catch (IOException e) {
+          break; // the queue is full now
+        }
+      }
+      Request r = Request.builder("GET", "http://127.0.0.1:" + full.getLocalPort() + "/")
+          .timeout(TransportFixture.TIMEOUT.withConnect(Duration.ofMillis(300))).build();
+      Throwable e = failure(t.send(r));
+      assumeFalse(e instanceof ConnectException && !(e instanceof ConnectTimeoutException)
+          && e.getMessage().contains("refused"), "this kernel refuses instead of dropping SYNs");
+      assertInstanceOf(ConnectTimeoutException.class, e);
+      assertTrue(e.getMessage().startsWith("connect to 127.0.0.1:" + full.getLocalPort() + " timed out after 0.3 s"),
+          e.getMessage());
+      assertEquals(0, t.stats().open());
+    } finally {
+      for (Socket s : fillers) {
+        s.close();
+      }
+    }
+  }
+
+  @Test
   void httpsIsNotSupportedYet() throws Exception {
     try (NettyTransport t = TransportFixture.transport(2)) {
       Request r = Request.builder("GET", "https://127.0.0.1:1/").timeout(TransportFixture.TIMEOUT).build();
@@ -161,7 +199,7 @@ class TimeoutsTest {
   }
 
   @Test
-  void futureGetIsNotNeededToSeeFailures() {
+  void aRelativeUrlIsRefused() {
     // A relative URL is the client's job to resolve; the transport refuses it plainly.
     try (NettyTransport t = TransportFixture.transport(1)) {
       Request r = Request.builder("GET", "/relative").timeout(TransportFixture.TIMEOUT).build();

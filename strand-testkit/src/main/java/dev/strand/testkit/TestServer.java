@@ -352,8 +352,9 @@ public final class TestServer implements AutoCloseable {
         }
 
         /**
-         * Serve TLS with a ready context, for settings the other methods do not offer. For {@link #http2(boolean)}
-         * its ALPN must offer {@code h2} (and should offer {@code http/1.1}); client authentication and the engine
+         * Serve TLS with a ready context, for settings the other methods do not offer. Its ALPN must offer
+         * {@code h2} (and should offer {@code http/1.1}) exactly when {@link #http2(boolean)} is on; client
+         * authentication and the engine
          * are its business, so {@link #requireClientAuth} and {@link #sslProvider} do not combine with it.
          * Replaces an earlier {@link #tls(Path, Path)}.
          *

@@ -73,14 +73,21 @@ final class TlsContexts {
         }
     }
 
-    /** Rejects a context that cannot serve as configured: a client context, or h2 without ALPN offering it. */
+    /**
+     * Rejects a context that cannot serve as configured: a client context; h2 without ALPN offering it; or ALPN
+     * offering h2 with http2 off, which would let clients negotiate a protocol the pipeline does not speak.
+     */
     static void check(SslContext context, boolean http2) {
         if (!context.isServer()) {
             throw new IllegalArgumentException("need a server SslContext (SslContextBuilder.forServer)");
         }
-        if (http2 && !context.applicationProtocolNegotiator().protocols().contains(ApplicationProtocolNames.HTTP_2)) {
+        boolean offersH2 = context.applicationProtocolNegotiator().protocols().contains(ApplicationProtocolNames.HTTP_2);
+        if (http2 && !offersH2) {
             throw new IllegalArgumentException("http2 over TLS needs an SslContext whose ALPN offers \"h2\" "
                     + "(SslContextBuilder.applicationProtocolConfig)");
+        }
+        if (!http2 && offersH2) {
+            throw new IllegalArgumentException("the SslContext offers \"h2\" by ALPN: build with http2(true)");
         }
     }
 

@@ -177,6 +177,26 @@ class H2cPriorKnowledgeTest {
     }
 
     @Test
+    void rejectedExpectationIs417ThenRstStream() throws Exception {
+        try (H2Client c = new H2Client(server)) {
+            int id = c.request("POST", "/sink?reject=1", null,
+                    new DefaultHttp2Headers().add("expect", "100-continue").add("content-length", "10"), false);
+            H2Client.Headers h = assertInstanceOf(H2Client.Headers.class, c.next(id, 10_000));
+            assertEquals("417", h.headers().status().toString());
+            H2Client.Reset rst = assertInstanceOf(H2Client.Reset.class, c.next(id, 10_000));
+            assertEquals(Http2Error.NO_ERROR.code(), rst.errorCode());
+        }
+    }
+
+    @Test
+    void dripAndLineStreamsWork() throws Exception {
+        try (H2Client c = new H2Client(server)) {
+            assertArrayEquals(Payloads.bytes(3), c.get("/drip?bytes=3&interval=10").body.toByteArray());
+            assertEquals("{\"id\": 0, \"message\": \"line 0 of 1\"}\n", c.get("/stream/1").text());
+        }
+    }
+
+    @Test
     void interimStatusesAreRefused() throws Exception {
         try (H2Client c = new H2Client(server)) {
             H2Client.Response r = c.get("/status/102");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -132,6 +133,18 @@ class TlsTest {
         }
         // Without ALPN offering h2 the server could never speak it: refused rather than silently HTTP/1.1.
         assertThrows(IllegalArgumentException.class, () -> TestServer.builder().tls(ctx).http2(true).build());
+
+        SslContext alpn = SslContextBuilder.forServer(Pki.get().server().cert().toFile(),
+                Pki.get().server().key().toFile())
+                .applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                        ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                        ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, "h2", "http/1.1"))
+                .build();
+        try (TestServer server = TestServer.builder().tls(alpn).http2(true).build()) {
+            assertEquals(HttpClient.Version.HTTP_2, get(client2, server, "/small").version());
+        }
+        // ...and with h2 offered but http2 off, clients would negotiate a protocol the server does not speak.
+        assertThrows(IllegalArgumentException.class, () -> TestServer.builder().tls(alpn).build());
     }
 
     @Test

@@ -281,14 +281,17 @@ final class Http1Connection extends PooledConnection {
       int next = body.onContent(content);
       if (next == NettyResponseBody.PAUSE) {
         readPaused = true;
-      } else if (next == NettyResponseBody.TOO_LARGE) {
-        fail(body.error(), false);
+      } else if (next == NettyResponseBody.DISCARD) {
+        discardNow(x);
         return;
       }
     }
     if (last) {
+      if (!body.onEnd()) {
+        discardNow(x);
+        return;
+      }
       responseDone = true;
-      body.onEnd();
       StreamingResponse r = undelivered;
       undelivered = null;
       if (!requestDone) {
@@ -364,9 +367,15 @@ final class Http1Connection extends PooledConnection {
   void discard(NettyResponseBody b) {
     channel.eventLoop().execute(() -> {
       if (body == b && exchange != null) {
-        fail(new TransportException("response body discarded", exchange.request), false);
+        discardNow(exchange);
       }
     });
+  }
+
+  private void discardNow(Exchange x) {
+    HttpException e = body.error();
+    fail(e != null ? e : new TransportException("response body closed before its end (" + x.request + ")", x.request),
+        false);
   }
 
   /** The caller cancelled {@code x}'s future. */

@@ -36,7 +36,8 @@ final class NettyResponseBody implements ResponseBody {
   /** What the event loop should do after {@link #onContent}. */
   static final int CONTINUE = 0;
   static final int PAUSE = 1;
-  static final int TOO_LARGE = 2;
+  /** The body failed (too large) or was closed: drop the connection rather than read on. */
+  static final int DISCARD = 2;
 
   private static final int UNDECIDED = 0;
   private static final int STREAM = 1;
@@ -81,26 +82,26 @@ final class NettyResponseBody implements ResponseBody {
 
   // ---- event loop side ----
 
-  /** Copies {@code content} in (the caller releases it). Returns {@link #CONTINUE}, {@link #PAUSE} or {@link #TOO_LARGE}. */
+  /** Copies {@code content} in (the caller releases it). Returns {@link #CONTINUE}, {@link #PAUSE} or {@link #DISCARD}. */
   int onContent(ByteBuf content) {
     int n = content.readableBytes();
     lock.lock();
     try {
       received += n;
       if (closed || error != null) {
-        return CONTINUE;
+        return DISCARD;
       }
       if (fixed != null) {
         if (fixedLength + n > fixed.length) {
           error = new ProtocolException("response body longer than its Content-Length (" + request + ")", request);
-          return TOO_LARGE;
+          return DISCARD;
         }
         content.readBytes(fixed, fixedLength, n);
         fixedLength += n;
       } else if (mode == ALL) {
         if (aggregateLength + (long) n > maxBytes) {
           error = tooLarge(maxBytes);
-          return TOO_LARGE;
+          return DISCARD;
         }
         ensureAggregate(aggregateLength + n);
         content.readBytes(aggregate, aggregateLength, n);
@@ -127,14 +128,14 @@ final class NettyResponseBody implements ResponseBody {
     }
   }
 
-  /** The last byte arrived. */
-  void onEnd() {
+  /** The last byte arrived. False if the body had already failed or been closed: then the connection goes. */
+  boolean onEnd() {
     CompletableFuture<byte[]> done = null;
     byte[] result = null;
     lock.lock();
     try {
-      if (error != null) {
-        return;
+      if (error != null || closed) {
+        return false;
       }
       ended = true;
       if (all != null) {
@@ -150,6 +151,7 @@ final class NettyResponseBody implements ResponseBody {
     if (done != null) {
       done.complete(result);
     }
+    return true;
   }
 
   /** Reading failed; a waiting or later reader gets {@code e}. */
