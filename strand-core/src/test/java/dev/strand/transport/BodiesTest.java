@@ -103,6 +103,18 @@ class BodiesTest {
   }
 
   @Test
+  void largeInMemoryBodyIsSentWhole() throws Exception {
+    byte[] data = Payloads.bytes(3_000_000);
+    try (NettyTransport t = TransportFixture.transport(2)) {
+      Response r = fetch(t, post("/sink", RequestBody.of(data), false));
+      assertTrue(r.text().contains("\"bytes\": 3000000"), r.text());
+      assertTrue(r.text().contains(sha256(data)), r.text());
+      assertEquals(200, fetch(t, post("/sink", RequestBody.of(data), true)).status());
+      assertEquals(1, t.stats().connectionsOpened());
+    }
+  }
+
+  @Test
   void expectContinueSendsTheBodyOnceTheServerAgrees() throws Exception {
     byte[] data = Payloads.bytes(50_000);
     try (NettyTransport t = TransportFixture.transport(2)) {

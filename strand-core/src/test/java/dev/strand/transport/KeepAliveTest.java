@@ -12,6 +12,10 @@ import dev.strand.Version;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
 import dev.strand.testkit.TestServer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,13 +89,13 @@ class KeepAliveTest {
   void concurrentRequestsShareAPoolOfTheirSize() throws Exception {
     server.resetStats();
     try (NettyTransport t = TransportFixture.transport(8)) {
-      var futures = new java.util.ArrayList<java.util.concurrent.CompletableFuture<byte[]>>();
+      List<CompletableFuture<byte[]>> futures = new ArrayList<>();
       for (int round = 0; round < 5; round++) {
         for (int i = 0; i < 40; i++) {
           futures.add(t.send(get(server, "/small")).thenCompose(r -> r.responseBody().readAll(1 << 20)));
         }
         for (var f : futures) {
-          assertArrayEquals(Payloads.SMALL, f.get(20, java.util.concurrent.TimeUnit.SECONDS));
+          assertArrayEquals(Payloads.SMALL, f.get(20, TimeUnit.SECONDS));
         }
         futures.clear();
       }

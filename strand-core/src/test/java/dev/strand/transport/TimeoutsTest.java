@@ -28,6 +28,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -183,7 +184,7 @@ class TimeoutsTest {
 
         @Override
         public int read(byte[] b, int off, int len) {
-          java.util.Arrays.fill(b, off, off + len, (byte) 'x');
+          Arrays.fill(b, off, off + len, (byte) 'x');
           return len;
         }
       };

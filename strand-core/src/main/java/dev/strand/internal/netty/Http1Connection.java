@@ -15,7 +15,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -24,8 +23,6 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -159,13 +156,22 @@ final class Http1Connection extends PooledConnection {
     progressAt = System.nanoTime();
     byte[] buffered = x.request.body().bufferedBytes();
     if (buffered != null) {
-      ChannelFuture f = channel.writeAndFlush(Unpooled.wrappedBuffer(buffered));
-      f.addListener(writeProgress);
-      f.addListener(done -> {
-        if (done.isSuccess()) {
-          requestWritten(x);
-        }
-      });
+      // In slices, so each one that reaches the socket counts as progress for the write timeout.
+      ChannelFuture f = null;
+      for (int off = 0; off < buffered.length; off += BodyPump.CHUNK) {
+        f = channel.write(Unpooled.wrappedBuffer(buffered, off, Math.min(BodyPump.CHUNK, buffered.length - off)));
+        f.addListener(writeProgress);
+      }
+      channel.flush();
+      if (f == null) {
+        requestWritten(x);
+      } else {
+        f.addListener(done -> {
+          if (done.isSuccess()) {
+            requestWritten(x);
+          }
+        });
+      }
     } else {
       channel.flush();
       new BodyPump(this, x, requestLength).start();
@@ -250,7 +256,7 @@ final class Http1Connection extends PooledConnection {
     keepAlive = HttpUtil.isKeepAlive(r) && code != 101;
     Headers headers;
     try {
-      headers = convert(r.headers());
+      headers = ResponseDecoder.headers(r);
     } catch (IllegalArgumentException e) {
       fail(new ProtocolException("malformed response header: " + e.getMessage() + " (" + x.request + ")", x.request, e),
           false);
@@ -477,15 +483,5 @@ final class Http1Connection extends PooledConnection {
     } else {
       armTimer();
     }
-  }
-
-  private static Headers convert(HttpHeaders in) {
-    Headers.Builder b = Headers.builder();
-    Iterator<Map.Entry<CharSequence, CharSequence>> it = in.iteratorCharSequence();
-    while (it.hasNext()) {
-      Map.Entry<CharSequence, CharSequence> e = it.next();
-      b.add(e.getKey().toString(), e.getValue().toString());
-    }
-    return b.build();
   }
 }
