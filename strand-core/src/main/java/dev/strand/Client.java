@@ -149,6 +149,8 @@ public final class Client implements AutoCloseable {
     private Auth auth;
     private long maxBodySize = Long.MAX_VALUE;
     private boolean decompress = true;
+    private Tls tls;
+    private Version version = Version.HTTP_1_1;
 
     private Builder() {}
 
@@ -275,8 +277,35 @@ public final class Client implements AutoCloseable {
       return this;
     }
 
+    /**
+     * TLS settings of the default transport (default {@link Tls#system()}; ignored with
+     * {@link #transport(Transport)}). A configured context is built by {@link #build()}, which fails
+     * with {@link IllegalArgumentException} if a file it names is missing or unusable.
+     */
+    public Builder tls(Tls tls) {
+      this.tls = Objects.requireNonNull(tls, "tls");
+      return this;
+    }
+
+    /**
+     * HTTP version policy of the default transport (default {@link Version#HTTP_1_1}; ignored with
+     * {@link #transport(Transport)}); see {@link NettyTransport.Builder#version(Version)}.
+     * {@link Response#version()} reports the version each response came with.
+     */
+    public Builder version(Version version) {
+      this.version = Objects.requireNonNull(version, "version");
+      return this;
+    }
+
     public Client build() {
-      Transport t = transport != null ? transport : NettyTransport.builder().limits(limits).build();
+      Transport t = transport;
+      if (t == null) {
+        NettyTransport.Builder nb = NettyTransport.builder().limits(limits).version(version);
+        if (tls != null) {
+          nb.tls(tls);
+        }
+        t = nb.build();
+      }
       ClientConfig config = new ClientConfig(baseUrl, headers.build(), List.copyOf(params), timeout,
           followRedirects, maxRedirects, allowHttpsToHttpRedirect, cookies, t, List.copyOf(requestHooks),
           List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress);

@@ -7,12 +7,13 @@ package dev.strand;
  * HttpException
  * ├── TransportException            the exchange failed on the wire
  * │   ├── ConnectException          no connection could be made
+ * │   ├── TlsException              the TLS handshake or layer failed; {@link TlsException#reason()} says why
  * │   ├── TimeoutException          a phase took longer than its {@link Timeout}
  * │   │   ├── ConnectTimeoutException
  * │   │   ├── ReadTimeoutException
  * │   │   ├── WriteTimeoutException
  * │   │   └── PoolTimeoutException
- * │   └── ProtocolException         malformed peer data, or a local misuse of the protocol
+ * │   └── ProtocolException         malformed peer data, a local misuse of the protocol, or an HTTP/2 stream reset
  * ├── TooManyRedirectsException
  * ├── HttpStatusException           from {@link Response#raiseForStatus()}
  * └── InvalidUrlException

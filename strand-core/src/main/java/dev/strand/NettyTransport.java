@@ -29,7 +29,7 @@ public final class NettyTransport implements Transport {
   private final NettyEngine engine;
 
   private NettyTransport(Builder b) {
-    this.engine = new NettyEngine(b.limits, b.ioThreads, b.maxHeaderSize, b.preferNative);
+    this.engine = new NettyEngine(b.limits, b.ioThreads, b.maxHeaderSize, b.preferNative, b.tls, b.version);
   }
 
   /** A transport with default limits. */
@@ -62,8 +62,34 @@ public final class NettyTransport implements Transport {
     private int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
     private int maxHeaderSize = 64 * 1024;
     private boolean preferNative = true;
+    private Tls tls;
+    private Version version = Version.HTTP_1_1;
 
     private Builder() {}
+
+    /**
+     * TLS settings for {@code https} origins (default {@link Tls#system()}). A configured context is
+     * built by {@link #build()}, which then fails with {@link IllegalArgumentException} for a missing
+     * or unusable file; the default one is built on the first {@code https} request.
+     */
+    public Builder tls(Tls tls) {
+      this.tls = Objects.requireNonNull(tls, "tls");
+      return this;
+    }
+
+    /**
+     * The HTTP version policy (default {@link Version#HTTP_1_1}): {@link Version#HTTP_2} offers h2
+     * then http/1.1 through ALPN on {@code https} and speaks HTTP/1.1 in cleartext;
+     * {@link Version#HTTP_2_PRIOR_KNOWLEDGE} speaks HTTP/2 from the first byte, also in cleartext (h2c).
+     */
+    public Builder version(Version version) {
+      Objects.requireNonNull(version, "version");
+      if (version == Version.HTTP_1_0) {
+        throw new IllegalArgumentException("HTTP/1.0 is not a version policy: use HTTP_1_1, HTTP_2 or HTTP_2_PRIOR_KNOWLEDGE");
+      }
+      this.version = version;
+      return this;
+    }
 
     public Builder limits(Limits limits) {
       this.limits = Objects.requireNonNull(limits, "limits");

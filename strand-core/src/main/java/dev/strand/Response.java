@@ -26,6 +26,7 @@ public final class Response implements ResponseHead {
   private final Request request;
   private final Duration elapsed;
   private final List<Response> history;
+  private final Headers trailers;
 
   private Response(Builder b) {
     this.status = b.status;
@@ -36,6 +37,7 @@ public final class Response implements ResponseHead {
     this.request = b.request;
     this.elapsed = b.elapsed;
     this.history = List.copyOf(b.history);
+    this.trailers = b.trailers;
   }
 
   /** A builder for a response with this status (HTTP/1.1, no headers, empty body). */
@@ -52,6 +54,7 @@ public final class Response implements ResponseHead {
     b.request = request;
     b.elapsed = elapsed;
     b.history = history;
+    b.trailers = trailers;
     return b;
   }
 
@@ -78,6 +81,11 @@ public final class Response implements ResponseHead {
   @Override
   public Request request() {
     return request;
+  }
+
+  /** Trailer fields sent after the body (HTTP/2, or chunked HTTP/1.1); {@link Headers#EMPTY} if none. */
+  public Headers trailers() {
+    return trailers;
   }
 
   /** The body, decompressed. The array is shared: do not modify it. */
@@ -163,6 +171,7 @@ public final class Response implements ResponseHead {
     private Request request;
     private Duration elapsed = Duration.ZERO;
     private List<Response> history = List.of();
+    private Headers trailers = Headers.EMPTY;
 
     private Builder(int status) {
       if (status < 100 || status > 999) {
@@ -231,6 +240,12 @@ public final class Response implements ResponseHead {
 
     public Builder history(List<Response> history) {
       this.history = Objects.requireNonNull(history);
+      return this;
+    }
+
+    /** Trailer fields that followed the body. */
+    public Builder trailers(Headers trailers) {
+      this.trailers = Objects.requireNonNull(trailers, "trailers");
       return this;
     }
 

@@ -29,6 +29,14 @@ public interface ResponseBody extends AutoCloseable {
    */
   byte[] readChunk();
 
+  /**
+   * Trailer fields sent after the body (HTTP/2 trailers, or those of a chunked HTTP/1.1 body);
+   * known once the body has been read to its end, {@link Headers#EMPTY} before that or if there are none.
+   */
+  default Headers trailers() {
+    return Headers.EMPTY;
+  }
+
   /** Stops reading; unread content is discarded with its connection. Idempotent. */
   @Override
   void close();

@@ -88,6 +88,14 @@ public final class StreamingResponse implements ResponseHead, AutoCloseable {
     return request;
   }
 
+  /**
+   * Trailer fields sent after the body (HTTP/2 trailers, or those of a chunked HTTP/1.1 body):
+   * available once the body has been read to its end; {@link Headers#EMPTY} before that, or if none came.
+   */
+  public Headers trailers() {
+    return body.trailers();
+  }
+
   /** The body source itself, for code that drives reading (the client, adapters). */
   public ResponseBody responseBody() {
     return body;
@@ -145,7 +153,8 @@ public final class StreamingResponse implements ResponseHead, AutoCloseable {
   /** Reads the rest of the body (blocking) into a {@link Response}. */
   public Response readAll() {
     byte[] bytes = Futures.await(body.readAll(Long.MAX_VALUE), request);
-    return Response.builder(status).reason(reason).headers(headers).version(version).body(bytes).request(request).build();
+    return Response.builder(status).reason(reason).headers(headers).version(version).body(bytes).request(request)
+        .trailers(body.trailers()).build();
   }
 
   /** Releases the connection: back to the pool if the body was read to its end, else discarded. */

@@ -84,6 +84,10 @@ public final class ClientRunner {
         progress(name, scenario, c, "some requests did not return within the timeout");
       }
     }
+    if (loop.callerMicrosPerCall() >= 0) {
+      System.err.printf("%s %s c=%d: %.1f µs per getAsync() call on the dispatcher thread%n", name, scenario, c,
+          loop.callerMicrosPerCall());
+    }
     long after = statsBase == null ? -1 : ServerStats.accepted(statsBase);
     long ok = m.ok();
     List<Double> rps = m.batches().stream().map(LoadLoop.Batch::rps).toList();

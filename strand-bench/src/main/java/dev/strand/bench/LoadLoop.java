@@ -66,6 +66,8 @@ public final class LoadLoop {
   private final LongAdder errors = new LongAdder();
   private final LongAdder allErrors = new LongAdder();
   private final AtomicLong issued = new AtomicLong();
+  private final LongAdder callerNanos = new LongAdder();
+  private final LongAdder calls = new LongAdder();
   private final AtomicInteger activeLanes = new AtomicInteger();
   private final AtomicReference<String> firstError = new AtomicReference<>();
   private final Recorder latency = new Recorder(3);
@@ -165,6 +167,15 @@ public final class LoadLoop {
     return activeLanes.get() == 0;
   }
 
+  /**
+   * Mean wall time the semaphore driver spent inside {@code getAsync()} per call, in µs, or -1: how much
+   * of a request an async client does on the calling thread before it returns its future (a diagnostic).
+   */
+  public double callerMicrosPerCall() {
+    long n = calls.sum();
+    return n == 0 ? -1 : callerNanos.sum() / 1_000.0 / n;
+  }
+
   public long totalErrors() {
     return allErrors.sum();
   }
@@ -234,6 +245,8 @@ public final class LoadLoop {
           record(t0, null, t);
           permits.release();
         }
+        callerNanos.add(System.nanoTime() - t0);
+        calls.increment();
       }
       permits.acquire(concurrency);
     } catch (InterruptedException e) {

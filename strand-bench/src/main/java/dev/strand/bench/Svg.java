@@ -107,6 +107,9 @@ final class Svg {
   }
 
   private static String label(double v) {
+    if (v == 0) {
+      return "0";
+    }
     if (v >= 10_000) {
       return String.format(Locale.ROOT, "%.0fk", v / 1000);
     }

@@ -23,6 +23,7 @@ final class Responses {
         .request(r.request())
         .elapsed(Duration.ofNanos(System.nanoTime() - startNanos))
         .history(history)
+        .trailers(r.trailers())
         .build();
   }
 

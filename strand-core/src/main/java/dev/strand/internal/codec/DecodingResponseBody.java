@@ -37,6 +37,11 @@ final class DecodingResponseBody implements ResponseBody {
   }
 
   @Override
+  public dev.strand.Headers trailers() {
+    return raw.trailers();
+  }
+
+  @Override
   public CompletableFuture<byte[]> readAll(long maxBytes) {
     return raw.readAll(maxBytes).thenApply(bytes -> decodeAll(bytes, maxBytes));
   }

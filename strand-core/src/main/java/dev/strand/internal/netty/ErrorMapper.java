@@ -47,6 +47,9 @@ final class ErrorMapper {
   /** The same kind of exception as {@code e}, attributed to {@code request}. */
   static TransportException sameKind(HttpException e, Request request) {
     String m = e.getMessage();
+    if (e instanceof dev.strand.TlsException t) {
+      return new dev.strand.TlsException(t.reason(), m, request, e);
+    }
     if (e instanceof ConnectTimeoutException) {
       return new ConnectTimeoutException(m, request, e);
     }

@@ -13,10 +13,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One call of {@code send}: waits for a connection, then is carried by an {@link Http1Connection}.
+ * One call of {@code send}: waits for a connection, then is carried by a {@link NettyConnection}.
  * Also the task that starts it on the connection's event loop, so the thread hop allocates nothing.
  */
-final class Exchange extends Waiter<Http1Connection> implements Runnable {
+final class Exchange extends Waiter<NettyConnection> implements Runnable {
   final NettyEngine engine;
   final Request request;
   final Origin origin;
@@ -27,7 +27,9 @@ final class Exchange extends Waiter<Http1Connection> implements Runnable {
   private final long poolTimeoutNanos;
   /** 0 on the first try, 1 on the one retry after a stale connection failed. */
   int attempt;
-  private volatile Http1Connection connection;
+  /** Resubmissions of a request the server never processed (HTTP/2 GOAWAY, refused stream). */
+  private int unprocessedRetries;
+  private volatile NettyConnection connection;
   private volatile ScheduledFuture<?> poolTimer;
 
   Exchange(NettyEngine engine, Request request, Origin origin) {
@@ -42,7 +44,7 @@ final class Exchange extends Waiter<Http1Connection> implements Runnable {
   }
 
   @Override
-  protected void onConnection(Http1Connection c) {
+  protected void onConnection(NettyConnection c) {
     connection = c;
     ScheduledFuture<?> timer = poolTimer;
     if (timer != null) {
@@ -55,7 +57,7 @@ final class Exchange extends Waiter<Http1Connection> implements Runnable {
     }
   }
 
-  /** Runs {@link Http1Connection#begin} on the connection's event loop. */
+  /** Runs {@link NettyConnection#begin} on the connection's event loop. */
   @Override
   public void run() {
     connection.begin(this);
@@ -95,6 +97,24 @@ final class Exchange extends Waiter<Http1Connection> implements Runnable {
     }
   }
 
+  /**
+   * Sends again on a new connection because the server provably did not process the request (an
+   * HTTP/2 stream above a GOAWAY's last-stream-id, or refused): safe for any method. False when the
+   * retries are used up or the body cannot be sent twice; the caller then fails the exchange.
+   */
+  boolean retryUnprocessed() {
+    RequestBody body = request.body();
+    if (future.isDone() || unprocessedRetries >= 3 || (body != null && !body.isRepeatable())) {
+      return false;
+    }
+    unprocessedRetries++;
+    connection = null;
+    if (engine.pool.acquire(origin, this, true)) {
+      armPoolTimer();
+    }
+    return true;
+  }
+
   void fail(HttpException e) {
     future.completeExceptionally(e);
   }
@@ -108,7 +128,7 @@ final class Exchange extends Waiter<Http1Connection> implements Runnable {
       }
       return;
     }
-    Http1Connection c = connection;
+    NettyConnection c = connection;
     if (c != null) {
       c.abort(this);
     }

@@ -7,7 +7,6 @@ import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.Version;
 import dev.strand.internal.pool.Origin;
-import dev.strand.internal.pool.PooledConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -37,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #progressAt}; the timer, when it fires, compares that stamp with the current phase's limit
  * and re-arms itself for the remainder. So the hot path schedules nothing per request.
  */
-final class Http1Connection extends PooledConnection {
+final class Http1Connection extends NettyConnection implements BodyOwner {
   private static final long CONTINUE_FALLBACK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   final Channel channel;
@@ -358,7 +357,8 @@ final class Http1Connection extends PooledConnection {
   // ---- consumer-driven (any thread) ----
 
   /** The consumer took enough of {@code b}: read on. */
-  void resumeReading(NettyResponseBody b) {
+  @Override
+  public void resumeReading(NettyResponseBody b) {
     channel.eventLoop().execute(() -> {
       if (body == b && readPaused && exchange != null) {
         readPaused = false;
@@ -370,7 +370,8 @@ final class Http1Connection extends PooledConnection {
   }
 
   /** {@code b} was closed before its end, or is too large: the connection goes. */
-  void discard(NettyResponseBody b) {
+  @Override
+  public void discard(NettyResponseBody b) {
     channel.eventLoop().execute(() -> {
       if (body == b && exchange != null) {
         discardNow(exchange);

@@ -1,6 +1,8 @@
 package dev.strand.internal.netty;
 
+import dev.strand.Request;
 import dev.strand.Timeout;
+import dev.strand.Version;
 import dev.strand.internal.pool.Connector;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.pool.Waiter;
@@ -15,14 +17,15 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 
 /**
- * Opens TCP connections and builds their pipeline: response decoder, then {@link Http1ResponseHandler}.
- * A TLS handler would go first in {@link #setUp}; an HTTP/2 connection would be another
- * {@link dev.strand.internal.pool.PooledConnection} with a larger capacity.
+ * Opens TCP connections and builds their pipeline. Cleartext HTTP/1.1: response decoder, then
+ * {@link Http1ResponseHandler}, and the connection goes to the pool once TCP is up. {@code https}
+ * and HTTP/2 prior knowledge: {@link ConnectionSetup} takes over, and the connection goes to the pool
+ * only when TLS and the protocol (ALPN, the server's SETTINGS) are settled.
  *
  * <p>Host names are resolved on a virtual thread (the JDK resolver blocks), never on an event loop;
  * IP literals need no resolution.
  */
-final class NettyConnector implements Connector<Http1Connection> {
+final class NettyConnector implements Connector<NettyConnection> {
   private final NettyEngine engine;
   private final int maxHeaderSize;
 
@@ -32,7 +35,8 @@ final class NettyConnector implements Connector<Http1Connection> {
   }
 
   @Override
-  public void connect(Origin origin, Waiter<Http1Connection> forWaiter) {
+  public void connect(Origin origin, Waiter<NettyConnection> forWaiter) {
+    Request request = forWaiter instanceof Exchange x ? x.request : null;
     Duration limit = forWaiter instanceof Exchange x && x.request.timeout() != null
         ? x.request.timeout().connect()
         : Timeout.DEFAULT.connect();
@@ -46,7 +50,7 @@ final class NettyConnector implements Connector<Http1Connection> {
         .handler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel ch) {
-            setUp(ch, origin);
+            setUp(ch, origin, limit, request);
           }
         });
     String host = origin.socketHost();
@@ -70,8 +74,10 @@ final class NettyConnector implements Connector<Http1Connection> {
     b.connect(address).addListener((ChannelFuture f) -> {
       if (f.isSuccess()) {
         Channel ch = f.channel();
-        Http1Connection c = ch.pipeline().get(Http1ResponseHandler.class).connection;
-        engine.pool.connected(origin, c);
+        Http1ResponseHandler h1 = ch.pipeline().get(Http1ResponseHandler.class);
+        if (h1 != null) {
+          engine.pool.connected(origin, h1.connection);
+        } // else ConnectionSetup reports when TLS and the protocol are settled
         ch.read(); // an idle connection keeps a read pending, to see the peer close it
       } else {
         engine.pool.connectFailed(origin, f.cause());
@@ -79,9 +85,19 @@ final class NettyConnector implements Connector<Http1Connection> {
     });
   }
 
-  private void setUp(Channel ch, Origin origin) {
+  private void setUp(Channel ch, Origin origin, Duration limit, Request request) {
+    if (origin.isHttps() || engine.version == Version.HTTP_2_PRIOR_KNOWLEDGE) {
+      ConnectionSetup.install(ch, engine, origin, limit, request, maxHeaderSize);
+    } else {
+      http1(ch, engine, origin, maxHeaderSize);
+    }
+  }
+
+  /** Adds the HTTP/1.1 handlers at the end of the pipeline. */
+  static Http1Connection http1(Channel ch, NettyEngine engine, Origin origin, int maxHeaderSize) {
     ResponseDecoder decoder = new ResponseDecoder(maxHeaderSize);
     Http1Connection connection = new Http1Connection(ch, engine, decoder, origin, maxHeaderSize);
     ch.pipeline().addLast("http-decoder", decoder).addLast("strand", new Http1ResponseHandler(connection));
+    return connection;
   }
 }

@@ -1,11 +1,12 @@
 package dev.strand.internal.netty;
 
 import dev.strand.ClientStats;
-import dev.strand.ConnectException;
 import dev.strand.Limits;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.StreamingResponse;
+import dev.strand.Tls;
+import dev.strand.Version;
 import dev.strand.internal.pool.ConnectionPool;
 import dev.strand.internal.pool.Connector;
 import dev.strand.internal.pool.Origin;
@@ -14,21 +15,42 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
-/** HTTP/1.1 over Netty with a per-origin pool: the engine behind {@link dev.strand.NettyTransport}. */
+/** HTTP/1.1 and HTTP/2 over Netty with a per-origin pool: the engine behind {@link dev.strand.NettyTransport}. */
 public final class NettyEngine {
   final EventLoops loops;
-  final ConnectionPool<Http1Connection> pool;
+  final ConnectionPool<NettyConnection> pool;
+  final TlsSetup tls;
+  final Version version;
   private final long expiryNanos;
   private volatile boolean closed;
 
   public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative) {
-    this(limits, EventLoops.create(ioThreads, preferNative), engine -> new NettyConnector(engine, maxHeaderSize));
+    this(limits, ioThreads, maxHeaderSize, preferNative, null, Version.HTTP_1_1);
   }
 
-  /** With another way to connect: tests put connections on an {@code EmbeddedChannel}. */
+  /**
+   * @param tls the TLS settings, or {@code null} for {@link Tls#system()} built on first use
+   * @throws IllegalArgumentException if {@code tls} names unusable files (its context is built here)
+   */
+  public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative, Tls tls, Version version) {
+    this(limits, new TlsSetup(tls, version), EventLoops.create(ioThreads, preferNative), version,
+        (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize));
+  }
+
+  /** With another way to connect: tests put HTTP/1.1 connections on an {@code EmbeddedChannel}. */
+  @SuppressWarnings("unchecked")
   NettyEngine(Limits limits, EventLoops loops, Function<NettyEngine, Connector<Http1Connection>> connector) {
+    // A connector of Http1Connections only ever hands the pool NettyConnections; waiters are Exchanges.
+    this(limits, new TlsSetup(null, Version.HTTP_1_1), loops, Version.HTTP_1_1,
+        (ConnectorFactory) e -> (Connector<NettyConnection>) (Connector<?>) connector.apply(e));
+  }
+
+  // TLS first: a configuration error then fails before any thread is started.
+  private NettyEngine(Limits limits, TlsSetup tls, EventLoops loops, Version version, ConnectorFactory connector) {
     this.loops = loops;
-    this.pool = new ConnectionPool<>(limits, connector.apply(this), System::nanoTime);
+    this.tls = tls;
+    this.version = version;
+    this.pool = new ConnectionPool<>(limits, connector.create(this), System::nanoTime);
     this.expiryNanos = limits.keepAliveExpiry().toNanos();
     if (expiryNanos > 0) {
       scheduleSweep(expiryNanos);
@@ -43,20 +65,31 @@ public final class NettyEngine {
           new ProtocolException("the transport needs an absolute URL, got " + url, request));
     }
     Origin origin = Origin.of(url);
-    if (origin.isHttps()) {
-      return CompletableFuture.failedFuture(new ConnectException(
-          "HTTPS not supported yet by this transport: cannot connect to " + origin.socketHost() + ":" + origin.port()
-              + " (" + request + ")", request));
-    }
     Exchange exchange = new Exchange(this, request, origin);
-    if (pool.acquire(origin, exchange, false)) {
-      exchange.armPoolTimer();
+    if (origin.isHttps() && !tls.ready()) {
+      // The default context is built once, on first use, off the event loops (it reads the system CAs).
+      tls.whenReady().whenComplete((ctx, error) -> {
+        if (error != null) {
+          exchange.fail(new dev.strand.TlsException(dev.strand.TlsException.Reason.OTHER,
+              "cannot set up TLS: " + error.getMessage() + " (" + request + ")", request, error));
+        } else {
+          acquire(origin, exchange);
+        }
+      });
+      return exchange.future;
     }
+    acquire(origin, exchange);
     return exchange.future;
   }
 
+  private void acquire(Origin origin, Exchange exchange) {
+    if (pool.acquire(origin, exchange, false)) {
+      exchange.armPoolTimer();
+    }
+  }
+
   public ClientStats stats() {
-    return new ClientStats(loops.name, "none", pool.connectionsOpened(), pool.stats());
+    return new ClientStats(loops.name, tls.engineName(), pool.connectionsOpened(), pool.stats());
   }
 
   public void close() {
@@ -81,5 +114,11 @@ public final class NettyEngine {
     } catch (java.util.concurrent.RejectedExecutionException e) {
       // shutting down
     }
+  }
+
+  /** Makes the connector once the engine exists (it needs the engine's loops and pool). */
+  @FunctionalInterface
+  interface ConnectorFactory {
+    Connector<NettyConnection> create(NettyEngine engine);
   }
 }

@@ -1,5 +1,6 @@
 package dev.strand.internal.netty;
 
+import dev.strand.Headers;
 import dev.strand.HttpException;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
@@ -43,10 +44,11 @@ final class NettyResponseBody implements ResponseBody {
   private static final int STREAM = 1;
   private static final int ALL = 2;
 
-  private final Http1Connection connection;
+  private final BodyOwner connection;
   private final Request request;
   private final long contentLength;
   private final ReentrantLock lock = new ReentrantLock();
+  private volatile Headers trailers = Headers.EMPTY;
   private Condition changed;
 
   // Guarded by lock.
@@ -66,7 +68,7 @@ final class NettyResponseBody implements ResponseBody {
   private byte[] aggregate;
   private int aggregateLength;
 
-  NettyResponseBody(Http1Connection connection, Request request, long contentLength) {
+  NettyResponseBody(BodyOwner connection, Request request, long contentLength) {
     this.connection = connection;
     this.request = request;
     this.contentLength = contentLength;
@@ -78,6 +80,16 @@ final class NettyResponseBody implements ResponseBody {
   @Override
   public long contentLength() {
     return contentLength;
+  }
+
+  @Override
+  public Headers trailers() {
+    return trailers;
+  }
+
+  /** Trailer fields of the response; set on the event loop before {@link #onEnd}. */
+  void trailers(Headers fields) {
+    trailers = fields;
   }
 
   // ---- event loop side ----
@@ -279,6 +291,11 @@ final class NettyResponseBody implements ResponseBody {
         }
         if (ended || closed) {
           return null;
+        }
+        if (connection instanceof Http1Connection h1 && h1.eventLoop().inEventLoop()) {
+          // Waiting here would stop the very thread that delivers the bytes.
+          throw new IllegalStateException("readChunk() would block the connection's event loop (called from a "
+              + "callback of the send future?); read on another thread, or use readAll");
         }
         if (changed == null) {
           changed = lock.newCondition();

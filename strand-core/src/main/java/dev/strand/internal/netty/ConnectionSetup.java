@@ -1,0 +1,115 @@
+package dev.strand.internal.netty;
+
+import dev.strand.ConnectException;
+import dev.strand.HttpException;
+import dev.strand.Request;
+import dev.strand.Version;
+import dev.strand.internal.pool.Origin;
+import dev.strand.internal.tls.TlsErrors;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import java.time.Duration;
+
+/**
+ * Settles a new connection before the pool sees it: the TLS handshake (first in the pipeline for
+ * {@code https}), then the protocol, HTTP/2 if ALPN chose {@code h2} (or by prior knowledge), else
+ * HTTP/1.1. Reports exactly one of {@code connected} (HTTP/1.1 here; HTTP/2 once the server's
+ * SETTINGS arrived, in {@link Http2Connection}) or {@code connectFailed} to the pool.
+ */
+final class ConnectionSetup extends ChannelInboundHandlerAdapter {
+  private final NettyEngine engine;
+  private final Origin origin;
+  private final Duration limit;
+  private final Request request;
+  private final int maxHeaderSize;
+  private final SslHandler ssl;
+  private boolean settled;
+
+  private ConnectionSetup(NettyEngine engine, Origin origin, Duration limit, Request request, int maxHeaderSize,
+      SslHandler ssl) {
+    this.engine = engine;
+    this.origin = origin;
+    this.limit = limit;
+    this.request = request;
+    this.maxHeaderSize = maxHeaderSize;
+    this.ssl = ssl;
+  }
+
+  static void install(Channel ch, NettyEngine engine, Origin origin, Duration limit, Request request,
+      int maxHeaderSize) {
+    SslHandler ssl = null;
+    if (origin.isHttps()) {
+      ssl = engine.tls.context().newHandler(ch.alloc(), origin.host(), origin.port(), limit);
+      ch.pipeline().addLast("tls", ssl)
+          .addLast("tls-errors", new TlsErrorTranslator(origin.socketHost(), origin.port(), engine.tls.tls));
+    }
+    ch.pipeline().addLast("setup", new ConnectionSetup(engine, origin, limit, request, maxHeaderSize, ssl));
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    ctx.fireChannelActive();
+    if (ssl == null) {
+      settle(ctx, true); // h2c with prior knowledge: nothing to negotiate
+    }
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof SslHandshakeCompletionEvent e) {
+      if (e.isSuccess()) {
+        boolean h2 = "h2".equals(ssl.applicationProtocol()) || engine.version == Version.HTTP_2_PRIOR_KNOWLEDGE;
+        settle(ctx, h2);
+      } else {
+        fail(ctx, TlsErrors.translate(e.cause(), origin.socketHost(), origin.port(), engine.tls.tls, request));
+      }
+      return;
+    }
+    ctx.fireUserEventTriggered(evt);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    // The handshake event follows with the same cause; this covers failures outside it.
+    if (!settled && !TlsErrors.isTlsFailure(cause) && !(cause instanceof HttpException)) {
+      fail(ctx, ErrorMapper.connect(cause, request, origin));
+    } else if (cause instanceof HttpException e && !settled) {
+      fail(ctx, e);
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    fail(ctx, new ConnectException("connection to " + origin.socketHost() + ":" + origin.port()
+        + " closed before it was set up" + (request == null ? "" : " (" + request + ")"), request));
+    ctx.fireChannelInactive();
+  }
+
+  private void settle(ChannelHandlerContext ctx, boolean http2) {
+    if (settled) {
+      return;
+    }
+    settled = true;
+    Channel ch = ctx.channel();
+    ctx.pipeline().remove(this);
+    if (http2) {
+      Http2Connection.install(ch, engine, origin, limit, maxHeaderSize);
+    } else {
+      Http1Connection c = NettyConnector.http1(ch, engine, origin, maxHeaderSize);
+      engine.pool.connected(origin, c);
+      ch.read();
+    }
+  }
+
+  private void fail(ChannelHandlerContext ctx, HttpException e) {
+    if (settled) {
+      return;
+    }
+    settled = true;
+    engine.pool.connectFailed(origin, e);
+    ctx.close();
+  }
+}

@@ -1,0 +1,258 @@
+package dev.strand.internal.netty;
+
+import dev.strand.ConnectException;
+import dev.strand.HttpException;
+import dev.strand.TransportException;
+import dev.strand.internal.pool.Origin;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http2.DefaultHttp2PingFrame;
+import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2GoAwayFrame;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2SettingsFrame;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One HTTP/2 connection carrying up to the server's SETTINGS_MAX_CONCURRENT_STREAMS exchanges at
+ * once, each on its own child stream ({@link Http2StreamHandler}). Its pool capacity is that limit;
+ * it reaches the pool only after the server's first SETTINGS, so the capacity is never a guess.
+ *
+ * <p>After a GOAWAY (or when the pool closes it) the connection takes no new streams and closes
+ * once its active streams are done; streams the server did not process are sent again elsewhere.
+ * An idle connection is probed with a PING after {@link #PING_IDLE} of silence and closed if the
+ * next interval passes without any frame.
+ *
+ * <p>State is confined to the channel's event loop, except the two volatile fields the pool reads.
+ */
+final class Http2Connection extends NettyConnection {
+  /** Streams assumed when the server's SETTINGS name no limit (RFC 9113 recommends at least 100). */
+  static final int DEFAULT_STREAMS = 100;
+  /** Upper bound on the capacity, however many streams the server allows. */
+  static final int MAX_STREAMS = 1000;
+  /** Per-stream receive window: large enough for full-speed downloads on fast links. */
+  static final int STREAM_WINDOW = 1024 * 1024;
+  /** Connection receive window. */
+  static final int CONNECTION_WINDOW = 16 * 1024 * 1024;
+  /** Idle time after which a PING checks the connection is alive. */
+  static volatile Duration PING_IDLE = Duration.ofSeconds(30);
+
+  final Channel channel;
+  final NettyEngine engine;
+  final Origin origin;
+  private final Http2StreamChannelBootstrap bootstrap;
+  private volatile int capacity = 1;
+  private volatile boolean goingAway;
+
+  // Event-loop confined.
+  private final Map<Exchange, Http2StreamHandler> streams = new HashMap<>();
+  private boolean announced;
+  private boolean closeWhenIdle;
+  private boolean pingOutstanding;
+  private HttpException connectionError;
+  private ScheduledFuture<?> settingsTimer;
+
+  private Http2Connection(Channel channel, NettyEngine engine, Origin origin) {
+    this.channel = channel;
+    this.engine = engine;
+    this.origin = origin;
+    this.bootstrap = new Http2StreamChannelBootstrap(channel);
+  }
+
+  /** Turns {@code ch} into an HTTP/2 connection; it reports to the pool when the server's SETTINGS arrive. */
+  static void install(Channel ch, NettyEngine engine, Origin origin, Duration connectLimit, int maxHeaderSize) {
+    Http2Connection c = new Http2Connection(ch, engine, origin);
+    Http2FrameCodec codec = Http2FrameCodecBuilder.forClient()
+        .initialSettings(Http2Settings.defaultSettings()
+            .pushEnabled(false)
+            .initialWindowSize(STREAM_WINDOW)
+            .maxHeaderListSize(maxHeaderSize))
+        .gracefulShutdownTimeoutMillis(0)
+        .build();
+    long pingMillis = Math.max(1, PING_IDLE.toMillis());
+    ch.pipeline()
+        .addLast("h2-idle", new IdleStateHandler(pingMillis, 0, 0, TimeUnit.MILLISECONDS))
+        .addLast("h2", codec)
+        .addLast("h2-mux", new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()))
+        .addLast("strand-h2", c.new Handler());
+    ch.writeAndFlush(new DefaultHttp2WindowUpdateFrame(CONNECTION_WINDOW - 65_535));
+    ch.config().setAutoRead(true); // streams apply backpressure through flow control, not the socket
+    if (connectLimit != null) {
+      c.settingsTimer = ch.eventLoop().schedule(() -> c.failSetup(new ConnectException("no HTTP/2 SETTINGS from "
+          + origin.socketHost() + ":" + origin.port() + " within the connect timeout", null)),
+          connectLimit.toNanos(), TimeUnit.NANOSECONDS);
+    }
+  }
+
+  @Override
+  EventLoop eventLoop() {
+    return channel.eventLoop();
+  }
+
+  @Override
+  public int capacity() {
+    return capacity;
+  }
+
+  @Override
+  public boolean isOpen() {
+    return !goingAway && channel.isActive();
+  }
+
+  /** Stops taking streams and closes (sending GOAWAY) once the active ones are done. Any thread. */
+  @Override
+  public void close() {
+    goingAway = true;
+    channel.eventLoop().execute(() -> {
+      if (streams.isEmpty()) {
+        channel.close();
+      } else {
+        closeWhenIdle = true;
+      }
+    });
+  }
+
+  // ---- streams ----
+
+  @Override
+  void begin(Exchange x) {
+    if (x.future.isDone()) {
+      engine.pool.release(this, true);
+      return;
+    }
+    if (!isOpen()) {
+      engine.pool.release(this, false);
+      if (!x.retryUnprocessed()) {
+        x.fail(connectionError != null ? ErrorMapper.io(connectionError, x.request) : ErrorMapper.noResponse(x.request));
+      }
+      return;
+    }
+    Http2StreamHandler h = new Http2StreamHandler(this, x);
+    streams.put(x, h);
+    bootstrap.open().addListener((Future<Http2StreamChannel> f) -> {
+      if (f.isSuccess()) {
+        h.start(f.getNow());
+      } else {
+        h.failUnstarted(f.cause());
+      }
+    });
+  }
+
+  @Override
+  void abort(Exchange x) {
+    channel.eventLoop().execute(() -> {
+      Http2StreamHandler h = streams.get(x);
+      if (h != null) {
+        h.abort();
+      }
+    });
+  }
+
+  /** The stream of {@code x} is over: its slot goes back to the pool (event loop). */
+  void streamDone(Exchange x, boolean connectionOk) {
+    if (streams.remove(x) == null) {
+      return;
+    }
+    engine.pool.release(this, connectionOk && isOpen());
+    if (streams.isEmpty() && (closeWhenIdle || (goingAway && channel.isActive()))) {
+      channel.close();
+    }
+  }
+
+  /** Why the whole connection failed, if it did. */
+  HttpException connectionError() {
+    return connectionError;
+  }
+
+  private void failSetup(HttpException e) {
+    if (announced) {
+      return;
+    }
+    announced = true;
+    goingAway = true;
+    engine.pool.connectFailed(origin, e);
+    channel.close();
+  }
+
+  /** The last handler of the connection's pipeline: connection-level frames and events. */
+  private final class Handler extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      try {
+        pingOutstanding = false;
+        if (msg instanceof Http2SettingsFrame s) {
+          Long max = s.settings().maxConcurrentStreams();
+          capacity = max == null ? DEFAULT_STREAMS : (int) Math.max(1, Math.min(max, MAX_STREAMS));
+          if (!announced) {
+            announced = true;
+            if (settingsTimer != null) {
+              settingsTimer.cancel(false);
+            }
+            engine.pool.connected(origin, Http2Connection.this);
+          }
+        } else if (msg instanceof Http2GoAwayFrame) {
+          // Streams above its last-stream-id hear of it themselves (Http2MultiplexHandler) and retry.
+          goingAway = true;
+          if (streams.isEmpty()) {
+            ctx.close();
+          }
+        }
+      } finally {
+        ReferenceCountUtil.release(msg);
+      }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+      if (evt instanceof IdleStateEvent && announced && streams.isEmpty()) {
+        if (pingOutstanding) {
+          goingAway = true; // no frame for a whole interval after the PING: dead
+          ctx.close();
+        } else {
+          pingOutstanding = true;
+          ctx.writeAndFlush(new DefaultHttp2PingFrame(System.nanoTime()));
+        }
+        return;
+      }
+      ReferenceCountUtil.release(evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      goingAway = true;
+      if (!announced) {
+        failSetup(connectionError != null ? connectionError : new ConnectException("connection to "
+            + origin.socketHost() + ":" + origin.port() + " closed before HTTP/2 was set up", null));
+      } else if (streams.isEmpty()) {
+        engine.pool.closed(Http2Connection.this);
+      }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      if (connectionError == null) {
+        connectionError = cause instanceof HttpException e ? e
+            : new TransportException((cause instanceof IOException ? "I/O error: " : "HTTP/2 connection error: ")
+                + cause.getMessage(), null, cause);
+      }
+      goingAway = true;
+      ctx.close();
+    }
+  }
+}

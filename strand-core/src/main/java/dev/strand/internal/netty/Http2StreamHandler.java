@@ -1,0 +1,517 @@
+package dev.strand.internal.netty;
+
+import dev.strand.Headers;
+import dev.strand.HttpException;
+import dev.strand.ProtocolException;
+import dev.strand.Request;
+import dev.strand.RequestBody;
+import dev.strand.StreamingResponse;
+import dev.strand.TransportException;
+import dev.strand.Version;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
+import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2GoAwayFrame;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2HeadersFrame;
+import io.netty.handler.codec.http2.Http2ResetFrame;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.util.ReferenceCountUtil;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One exchange on one HTTP/2 stream: writes the request as HEADERS and DATA frames, turns the
+ * response frames into a {@link StreamingResponse} whose body is a {@link NettyResponseBody}, and
+ * ends by giving the stream's slot back to the pool. The child channel runs with auto-read off: a
+ * consumer that falls behind stops the reads, so the stream's flow-control window closes and the
+ * server waits; other streams of the connection are not held up.
+ *
+ * <p>A reset stream fails with a {@link ProtocolException} naming the error code; the connection
+ * stays in use. A stream the server did not process (refused, or above a GOAWAY's last-stream-id)
+ * is sent again on another connection, whatever its method.
+ */
+final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements BodyOwner {
+  private final Http2Connection connection;
+  private final Exchange exchange;
+  private final Runnable timerTask = this::onTimer;
+  private final ChannelFutureListener writeProgress = f -> {
+    if (f.isSuccess()) {
+      progressAt = System.nanoTime();
+    }
+  };
+
+  // Event-loop confined.
+  private Http2StreamChannel stream;
+  private NettyResponseBody body;
+  private StreamingResponse undelivered;
+  private boolean responseStarted;
+  private boolean requestDone;
+  private boolean done;
+  private boolean paused;
+  private long progressAt;
+  private boolean timerArmed;
+  private long timerAt;
+
+  Http2StreamHandler(Http2Connection connection, Exchange exchange) {
+    this.connection = connection;
+    this.exchange = exchange;
+  }
+
+  // ---- starting ----
+
+  void start(Http2StreamChannel ch) {
+    stream = ch;
+    if (done) {
+      ch.close();
+      return;
+    }
+    ch.config().setAutoRead(false);
+    ch.pipeline().addLast(this);
+    Request request = exchange.request;
+    RequestBody requestBody = request.body();
+    long length = RequestWriter.framedLength(request);
+    byte[] buffered = requestBody == null ? null : requestBody.bufferedBytes();
+    boolean empty = length <= 0 && length != -1 || (buffered != null && buffered.length == 0);
+    Http2Headers headers = Http2Requests.headers(request, connection.origin, length);
+    progressAt = System.nanoTime();
+    ch.writeAndFlush(new DefaultHttp2HeadersFrame(headers, empty)).addListener(f -> {
+      if (!f.isSuccess()) {
+        // The HEADERS never left (stream limit, GOAWAY, closed): the server saw nothing of it.
+        ch.eventLoop().execute(() -> retryUnprocessed(ErrorMapper.io(f.cause(), request)));
+      }
+    });
+    if (empty) {
+      requestDone = true;
+    } else if (buffered != null) {
+      ChannelFuture last = null;
+      for (int off = 0; off < buffered.length; off += BodyPump.CHUNK) {
+        int n = Math.min(BodyPump.CHUNK, buffered.length - off);
+        last = ch.write(new DefaultHttp2DataFrame(Unpooled.wrappedBuffer(buffered, off, n), off + n == buffered.length));
+        last.addListener(writeProgress);
+      }
+      ch.flush();
+      last.addListener(f -> {
+        if (f.isSuccess()) {
+          requestWritten();
+        }
+      });
+    } else {
+      Thread.ofVirtual().name("strand-h2-upload").start(() -> pump(ch, length));
+    }
+    armTimer();
+    ch.read();
+  }
+
+  /** The child stream could not even be opened: nothing reached the server. */
+  void failUnstarted(Throwable cause) {
+    retryUnprocessed(ErrorMapper.io(cause, exchange.request));
+  }
+
+  void abort() {
+    fail(new TransportException("cancelled (" + exchange.request + ")", exchange.request), true);
+  }
+
+  // ---- request body ----
+
+  /** Streams a body that is not in memory, with at most two DATA frames in flight (virtual thread). */
+  private void pump(Http2StreamChannel ch, long length) {
+    Request request = exchange.request;
+    try (var in = request.body().openStream()) {
+      byte[] piece = new byte[BodyPump.CHUNK];
+      long sent = 0;
+      ChannelFuture previous = null;
+      int n;
+      while ((n = in.read(piece)) >= 0) {
+        if (n == 0) {
+          continue;
+        }
+        sent += n;
+        if (length >= 0 && sent > length) {
+          failFromPump(new ProtocolException("request body is longer than its Content-Length of " + length
+              + " (" + request + ")", request));
+          return;
+        }
+        ByteBuf out = ch.alloc().buffer(n);
+        out.writeBytes(piece, 0, n);
+        ChannelFuture written = ch.writeAndFlush(new DefaultHttp2DataFrame(out, false));
+        written.addListener(writeProgress);
+        if (previous != null && !await(previous)) {
+          return;
+        }
+        previous = written;
+      }
+      if (length >= 0 && sent != length) {
+        failFromPump(new ProtocolException("request body ended after " + sent + " bytes but its Content-Length is "
+            + length + " (" + request + ")", request));
+        return;
+      }
+      ch.writeAndFlush(new DefaultHttp2DataFrame(Unpooled.EMPTY_BUFFER, true)).addListener(f -> {
+        if (f.isSuccess()) {
+          requestWritten();
+        }
+      });
+    } catch (java.io.IOException | RuntimeException e) {
+      failFromPump(new TransportException("reading the request body failed: " + e + " (" + request + ")", request, e));
+    }
+  }
+
+  private static boolean await(ChannelFuture f) {
+    if (!f.isDone()) {
+      java.util.concurrent.CompletableFuture<Void> d = new java.util.concurrent.CompletableFuture<>();
+      f.addListener(x -> d.complete(null));
+      d.join();
+    }
+    return f.isSuccess();
+  }
+
+  private void failFromPump(HttpException e) {
+    connection.eventLoop().execute(() -> fail(e, true));
+  }
+
+  private void requestWritten() {
+    if (!connection.eventLoop().inEventLoop()) {
+      connection.eventLoop().execute(this::requestWritten);
+      return;
+    }
+    if (!done) {
+      requestDone = true;
+      progressAt = System.nanoTime();
+      armTimer();
+    }
+  }
+
+  // ---- response ----
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    try {
+      if (done) {
+        return;
+      }
+      progressAt = System.nanoTime();
+      if (msg instanceof Http2HeadersFrame h) {
+        onHeaders(h);
+      } else if (msg instanceof Http2DataFrame d) {
+        onData(d);
+      }
+    } finally {
+      ReferenceCountUtil.release(msg);
+    }
+  }
+
+  private void onHeaders(Http2HeadersFrame frame) {
+    Request request = exchange.request;
+    if (responseStarted) {
+      Headers trailers = convert(frame.headers());
+      if (trailers == null) {
+        return;
+      }
+      body.trailers(trailers);
+      if (frame.isEndStream()) {
+        end();
+      }
+      return;
+    }
+    int code;
+    try {
+      code = Integer.parseInt(String.valueOf(frame.headers().status()));
+    } catch (NumberFormatException e) {
+      fail(new ProtocolException("malformed HTTP/2 response: :status is \"" + frame.headers().status() + "\" ("
+          + request + ")", request), true);
+      return;
+    }
+    if (code >= 100 && code < 200) {
+      return; // interim response; the final one follows on the same stream
+    }
+    Headers headers = convert(frame.headers());
+    if (headers == null) {
+      return;
+    }
+    responseStarted = true;
+    long length = exchange.head || code == 204 || code == 304 ? 0 : contentLength(headers);
+    body = new NettyResponseBody(this, request, length);
+    undelivered = StreamingResponse.of(request, code, null, headers, Version.HTTP_2, body);
+    if (frame.isEndStream()) {
+      end();
+    }
+  }
+
+  private void onData(Http2DataFrame frame) {
+    if (body == null) {
+      fail(new ProtocolException("HTTP/2 DATA before the response HEADERS (" + exchange.request + ")",
+          exchange.request), true);
+      return;
+    }
+    ByteBuf content = frame.content();
+    if (content.isReadable() && !exchange.head) {
+      int next = body.onContent(content);
+      if (next == NettyResponseBody.PAUSE) {
+        paused = true;
+      } else if (next == NettyResponseBody.DISCARD) {
+        discardNow();
+        return;
+      }
+    }
+    if (frame.isEndStream()) {
+      end();
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    StreamingResponse r = undelivered;
+    if (r != null && !done) {
+      undelivered = null;
+      deliver(r);
+    }
+    if (!done && !paused) {
+      armTimer();
+      ctx.read();
+    }
+  }
+
+  private void end() {
+    long expected = body.contentLength();
+    if (expected >= 0 && body.received() != expected && !exchange.head) {
+      fail(ErrorMapper.truncated(exchange.request, body.received(), expected), true);
+      return;
+    }
+    if (!body.onEnd()) {
+      discardNow();
+      return;
+    }
+    StreamingResponse r = undelivered;
+    undelivered = null;
+    if (!requestDone) {
+      // The server answered before taking the whole request: stop sending (RFC 9113 8.1).
+      requestDone = true;
+      resetStream(Http2Error.NO_ERROR);
+    }
+    done = true;
+    connection.streamDone(exchange, true);
+    if (r != null) {
+      deliver(r);
+    }
+  }
+
+  private void deliver(StreamingResponse r) {
+    if (!exchange.future.complete(r)) {
+      r.close();
+    }
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    try {
+      if (evt instanceof Http2ResetFrame reset && !done) {
+        long code = reset.errorCode();
+        if (code == Http2Error.REFUSED_STREAM.code() && !responseStarted) {
+          retryUnprocessed(new ProtocolException("HTTP/2 stream refused by the server (" + exchange.request + ")",
+              exchange.request));
+          return;
+        }
+        Http2Error error = Http2Error.valueOf(code);
+        fail(new ProtocolException("HTTP/2 stream reset by the server: " + (error == null ? "unknown error" : error.name())
+            + " (error code " + code + ")" + (responseStarted ? " after the response head" : "") + " ("
+            + exchange.request + ")", exchange.request), true);
+      } else if (evt instanceof Http2GoAwayFrame && !done && !responseStarted) {
+        retryUnprocessed(new ProtocolException("HTTP/2 GOAWAY: the server did not process the request ("
+            + exchange.request + ")", exchange.request));
+      }
+    } finally {
+      ReferenceCountUtil.release(evt);
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (done) {
+      return;
+    }
+    Request request = exchange.request;
+    if (!responseStarted && aboveGoAway()) {
+      retryUnprocessed(new ProtocolException("HTTP/2 GOAWAY: the server did not process the request (" + request
+          + ")", request));
+      return;
+    }
+    HttpException cause = connection.connectionError();
+    HttpException e = cause != null ? ErrorMapper.io(cause, request)
+        : responseStarted ? ErrorMapper.truncated(request, body.received(), body.contentLength())
+        : ErrorMapper.noResponse(request);
+    fail(e, connection.channel.isActive());
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    fail(cause instanceof HttpException e ? ErrorMapper.io(e, exchange.request)
+        : new ProtocolException("HTTP/2 stream error: " + cause.getMessage() + " (" + exchange.request + ")",
+            exchange.request, cause), true);
+  }
+
+  /** Whether the server's GOAWAY says this stream was never processed. */
+  private boolean aboveGoAway() {
+    Http2FrameCodec codec = connection.channel.pipeline().get(Http2FrameCodec.class);
+    if (codec == null || stream == null) {
+      return false;
+    }
+    var c = codec.connection();
+    int id = stream.stream().id();
+    return c.goAwayReceived() && (id < 0 || id > c.local().lastStreamKnownByPeer());
+  }
+
+  // ---- consumer side (any thread) ----
+
+  @Override
+  public void resumeReading(NettyResponseBody b) {
+    connection.eventLoop().execute(() -> {
+      if (body == b && paused && !done) {
+        paused = false;
+        progressAt = System.nanoTime();
+        armTimer();
+        stream.read();
+      }
+    });
+  }
+
+  @Override
+  public void discard(NettyResponseBody b) {
+    connection.eventLoop().execute(() -> {
+      if (body == b && !done) {
+        discardNow();
+      }
+    });
+  }
+
+  private void discardNow() {
+    HttpException e = body.error();
+    fail(e != null ? e : new TransportException("response body closed before its end (" + exchange.request + ")",
+        exchange.request), true);
+  }
+
+  // ---- ending ----
+
+  /** Fails the exchange; only this stream is reset, the connection goes on unless {@code connectionOk} is false. */
+  private void fail(HttpException e, boolean connectionOk) {
+    if (done) {
+      return;
+    }
+    done = true;
+    NettyResponseBody b = body;
+    undelivered = null;
+    resetStream(Http2Error.CANCEL);
+    connection.streamDone(exchange, connectionOk);
+    if (b != null) {
+      b.onError(e);
+    }
+    exchange.fail(e);
+  }
+
+  private void retryUnprocessed(HttpException e) {
+    if (done) {
+      return;
+    }
+    done = true;
+    resetStream(Http2Error.CANCEL);
+    connection.streamDone(exchange, true);
+    if (!exchange.retryUnprocessed()) {
+      exchange.fail(e);
+    }
+  }
+
+  private void resetStream(Http2Error error) {
+    Http2StreamChannel s = stream;
+    if (s != null && s.isActive()) {
+      if (s.stream().id() > 0) {
+        s.writeAndFlush(new DefaultHttp2ResetFrame(error));
+      } else {
+        s.close();
+      }
+    }
+  }
+
+  // ---- timeouts: one lazily re-armed timer, as in Http1Connection ----
+
+  private long currentTimeout() {
+    if (done) {
+      return 0;
+    }
+    if (!requestDone && !responseStarted) {
+      return exchange.writeTimeoutNanos;
+    }
+    return paused ? 0 : exchange.readTimeoutNanos;
+  }
+
+  private void armTimer() {
+    long timeout = currentTimeout();
+    if (timeout <= 0) {
+      return;
+    }
+    long due = progressAt + timeout;
+    if (!timerArmed || due - timerAt < 0) {
+      timerArmed = true;
+      timerAt = due;
+      connection.eventLoop().schedule(timerTask, Math.max(0, due - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void onTimer() {
+    timerArmed = false;
+    long timeout = currentTimeout();
+    if (timeout <= 0) {
+      return;
+    }
+    if (System.nanoTime() - (progressAt + timeout) >= 0) {
+      boolean writing = !requestDone && !responseStarted;
+      fail(writing ? ErrorMapper.writeTimeout(exchange.request, timeout)
+          : ErrorMapper.readTimeout(exchange.request, timeout), true);
+    } else {
+      armTimer();
+    }
+  }
+
+  // ---- helpers ----
+
+  /** Regular header fields (pseudo-headers dropped), checked; {@code null} after failing the exchange. */
+  private Headers convert(Http2Headers fields) {
+    Headers.Builder b = Headers.builder();
+    try {
+      Iterator<Map.Entry<CharSequence, CharSequence>> it = fields.iterator();
+      while (it.hasNext()) {
+        Map.Entry<CharSequence, CharSequence> e = it.next();
+        CharSequence name = e.getKey();
+        if (name.length() > 0 && name.charAt(0) == ':') {
+          continue;
+        }
+        b.add(name.toString(), e.getValue().toString());
+      }
+    } catch (IllegalArgumentException e) {
+      fail(new ProtocolException("malformed response header: " + e.getMessage() + " (" + exchange.request + ")",
+          exchange.request, e), true);
+      return null;
+    }
+    return b.build();
+  }
+
+  private static long contentLength(Headers headers) {
+    String v = headers.first("content-length");
+    if (v == null) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+}

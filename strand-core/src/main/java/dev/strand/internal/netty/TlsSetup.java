@@ -1,0 +1,76 @@
+package dev.strand.internal.netty;
+
+import dev.strand.Tls;
+import dev.strand.Version;
+import dev.strand.internal.tls.TlsContext;
+import dev.strand.internal.tls.TlsContexts;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The TLS context of one engine and the ALPN protocols its version policy offers. A configured
+ * {@link Tls} is built at once (so a bad file fails the builder); the default {@link Tls#system()}
+ * is built on the first {@code https} request, on a virtual thread: reading the system CAs takes
+ * seconds on a slow machine, which a client that only speaks {@code http} should not pay.
+ */
+final class TlsSetup {
+  final Tls tls;
+  final List<String> alpn;
+  private volatile TlsContext context;
+  private CompletableFuture<TlsContext> building; // guarded by this
+
+  /**
+   * @param configured the user's settings, or {@code null} for the system default built lazily
+   * @throws IllegalArgumentException if {@code configured} names unusable files
+   */
+  TlsSetup(Tls configured, Version version) {
+    this.alpn = switch (version) {
+      case HTTP_2 -> List.of("h2", "http/1.1");
+      case HTTP_2_PRIOR_KNOWLEDGE -> List.of("h2");
+      default -> List.of("http/1.1");
+    };
+    this.tls = configured != null ? configured : Tls.system();
+    if (configured != null) {
+      context = TlsContexts.get(configured, alpn);
+    }
+  }
+
+  boolean ready() {
+    return context != null;
+  }
+
+  /** The built context; only after {@link #ready()} (or {@link #whenReady()} completed). */
+  TlsContext context() {
+    return context;
+  }
+
+  /** Builds the default context once, off the calling thread (which may be an event loop). */
+  synchronized CompletableFuture<TlsContext> whenReady() {
+    if (context != null) {
+      return CompletableFuture.completedFuture(context);
+    }
+    if (building == null) {
+      CompletableFuture<TlsContext> f = new CompletableFuture<>();
+      building = f;
+      Thread.ofVirtual().name("strand-tls-init").start(() -> {
+        try {
+          TlsContext built = TlsContexts.get(tls, alpn);
+          context = built;
+          f.complete(built);
+        } catch (RuntimeException | Error e) {
+          synchronized (this) {
+            building = null; // a later request tries again
+          }
+          f.completeExceptionally(e);
+        }
+      });
+    }
+    return building;
+  }
+
+  /** {@code "jdk"} or {@code "openssl"} once a context exists, else {@code "none"}. */
+  String engineName() {
+    TlsContext c = context;
+    return c == null ? "none" : c.engine();
+  }
+}
