@@ -22,8 +22,7 @@ import java.util.concurrent.CompletableFuture;
  *     read with backpressure (auto-read off, one read at a time while the consumer keeps up). A
  *     request body that is not in memory is read by a virtual thread, 64 KiB at a time, never on an
  *     event loop; host names are resolved on a virtual thread too. An idempotent request that fails
- *     on a reused connection before any response byte arrived is sent once more on a new one. HTTPS
- *     is not supported yet: {@code https} URLs fail with {@link ConnectException}.
+ *     on a reused connection before any response byte arrived is sent once more on a new one.
  */
 public final class NettyTransport implements Transport {
   private final NettyEngine engine;

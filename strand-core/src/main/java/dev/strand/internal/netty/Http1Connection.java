@@ -292,6 +292,9 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
       }
     }
     if (last) {
+      if (!((LastHttpContent) c).trailingHeaders().isEmpty()) {
+        body.trailers(NettyResponseBody.trailers(((LastHttpContent) c).trailingHeaders()));
+      }
       if (!body.onEnd()) {
         discardNow(x);
         return;

@@ -70,6 +70,13 @@ final class NettyConnector implements Connector<NettyConnection> {
     }
   }
 
+  /** HTTP/2 connections carry many exchanges: a burst waits for one rather than opening one per request. */
+  @Override
+  public int expectedCapacity(Origin origin) {
+    boolean h2 = engine.version == Version.HTTP_2_PRIOR_KNOWLEDGE || (engine.version == Version.HTTP_2 && origin.isHttps());
+    return h2 ? Http2Connection.DEFAULT_STREAMS : 1;
+  }
+
   private void connect(Bootstrap b, InetSocketAddress address, Origin origin) {
     b.connect(address).addListener((ChannelFuture f) -> {
       if (f.isSuccess()) {

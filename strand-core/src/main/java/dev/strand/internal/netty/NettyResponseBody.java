@@ -87,6 +87,20 @@ final class NettyResponseBody implements ResponseBody {
     return trailers;
   }
 
+  /** HTTP/1.1 trailer fields as {@link Headers}; a malformed field is dropped, since the body is complete. */
+  static Headers trailers(io.netty.handler.codec.http.HttpHeaders fields) {
+    Headers.Builder b = Headers.builder();
+    for (var it = fields.iteratorCharSequence(); it.hasNext(); ) {
+      var e = it.next();
+      try {
+        b.add(e.getKey().toString(), e.getValue().toString());
+      } catch (IllegalArgumentException malformed) {
+        // keep the others
+      }
+    }
+    return b.build();
+  }
+
   /** Trailer fields of the response; set on the event loop before {@link #onEnd}. */
   void trailers(Headers fields) {
     trailers = fields;

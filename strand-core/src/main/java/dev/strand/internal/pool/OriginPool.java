@@ -23,10 +23,20 @@ final class OriginPool<C extends PooledConnection> {
   private int idle; // established with no exchange
   private int inUse; // established with at least one exchange
   private int pending; // waiters not cancelled
+  // Exchanges a connection still being opened is expected to carry: 1 for HTTP/1.1, the last
+  // connection's capacity once one is up. So a burst to an HTTP/2 origin waits for one connection
+  // instead of opening one per request.
+  private int assumedCapacity;
 
   OriginPool(Origin origin, ConnectionPool<C> owner) {
     this.origin = origin;
     this.owner = owner;
+    this.assumedCapacity = Math.max(1, owner.connector().expectedCapacity(origin));
+  }
+
+  /** Whether waiters outnumber what the connections being opened will carry, and the per-host cap allows one more. */
+  private boolean needsConnect() {
+    return (long) connecting * assumedCapacity < pending && open < owner.maxPerHost();
   }
 
   /**
@@ -69,7 +79,7 @@ final class OriginPool<C extends PooledConnection> {
           w.cancelled = false;
           waiters.addLast(w);
           pending++;
-          if (connecting < pending && open < owner.maxPerHost()) {
+          if (needsConnect()) {
             if (owner.reserveSlot()) {
               open++;
               connecting++;
@@ -151,6 +161,7 @@ final class OriginPool<C extends PooledConnection> {
     synchronized (this) {
       connecting--;
       c.pool = this;
+      assumedCapacity = Math.max(1, c.capacity());
       if (owner.isClosed() || !c.isOpen()) {
         close = true;
       } else {
@@ -188,6 +199,10 @@ final class OriginPool<C extends PooledConnection> {
       for (Waiter<C> w : served) {
         w.onConnection(c);
       }
+    }
+    // It carries fewer than assumed (an https origin that chose HTTP/1.1): the rest need connections.
+    while (tryConnectForWaiter()) {
+      // one connect per turn, until the waiters are covered or a cap is hit
     }
   }
 
@@ -241,7 +256,7 @@ final class OriginPool<C extends PooledConnection> {
   boolean tryConnectForWaiter() {
     Waiter<C> w;
     synchronized (this) {
-      if (connecting >= pending || open >= owner.maxPerHost() || !owner.reserveSlot()) {
+      if (!needsConnect() || !owner.reserveSlot()) {
         return false;
       }
       open++;
@@ -254,7 +269,7 @@ final class OriginPool<C extends PooledConnection> {
 
   /** Whether a waiter here would connect if a global slot were free. */
   synchronized boolean wantsSlot() {
-    return connecting < pending && open < owner.maxPerHost();
+    return needsConnect();
   }
 
   /** Closes the oldest idle connection to free a global slot for another origin. */
