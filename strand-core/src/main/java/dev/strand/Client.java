@@ -26,7 +26,9 @@ import java.util.function.Consumer;
  *
  * <p>Defaults: connect, read, write and pool timeouts of 5 s ({@link Timeout#DEFAULT}); at most
  * 100 connections ({@link Limits#DEFAULT}); redirects not followed; cookies kept per client;
- * {@code Accept-Encoding: gzip, deflate} with transparent decompression; {@code User-Agent: strand/VERSION}.
+ * {@code Accept-Encoding: gzip, deflate} with transparent decompression; {@code User-Agent: strand/VERSION};
+ * HTTPS verified against the system trust store ({@link Tls#system()}); HTTP/1.1 ({@link Version#HTTP_1_1};
+ * {@link Builder#version} opts into HTTP/2).
  */
 public final class Client implements AutoCloseable {
   private final ClientEngine engine;

@@ -5,8 +5,12 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The default transport: HTTP/1.1 on Netty, native epoll when available (else NIO), with a
- * per-origin connection pool whose acquire, release and hand-off cost O(1) whatever its size.
+ * The default transport: HTTP/1.1 and HTTP/2 (see {@link Builder#version}) over TCP or TLS
+ * ({@link Builder#tls}) on Netty, native epoll when available (else NIO), with a per-origin
+ * connection pool whose acquire, release and hand-off cost O(1) whatever its size. An HTTP/1.1
+ * connection carries one exchange at a time; an HTTP/2 connection as many as the server's
+ * SETTINGS_MAX_CONCURRENT_STREAMS (at most 1000); beyond that the pool opens another connection
+ * within {@link Limits#maxConnectionsPerHost()}, and requests queue once that is reached.
  *
  * <p>{@link Client.Builder#build()} creates one from the builder's {@link Limits}; build one yourself
  * to share it between clients or to tune it.
@@ -23,6 +27,13 @@ import java.util.concurrent.CompletableFuture;
  *     request body that is not in memory is read by a virtual thread, 64 KiB at a time, never on an
  *     event loop; host names are resolved on a virtual thread too. An idempotent request that fails
  *     on a reused connection before any response byte arrived is sent once more on a new one.
+ *     HTTP/2: each stream has a 1 MiB receive window (16 MiB per connection) and is read with the
+ *     same backpressure, so a slow consumer holds back only its own stream. A stream reset by the
+ *     server fails with {@link ProtocolException} naming the error code, and the connection stays
+ *     in use; streams a GOAWAY or REFUSED_STREAM says were not processed are sent again on another
+ *     connection, whatever the method. An idle HTTP/2 connection is probed with a PING after 30 s
+ *     of silence and closed if the peer does not answer within another 30 s. {@code Expect:
+ *     100-continue} is not waited for on HTTP/2: the body is sent at once.
  */
 public final class NettyTransport implements Transport {
   private final NettyEngine engine;

@@ -106,7 +106,6 @@ class Http2Test {
       String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(r.bytes()));
       assertEquals(sha, r.trailers().first("x-checksum"));
       try (StreamingResponse s = client.stream(Request.get(tls.url("/trailers")))) {
-        assertEquals(Headers.EMPTY, s.trailers(), "not before the end");
         s.body().readAllBytes();
         assertEquals(64, s.trailers().first("x-checksum").length());
       }

@@ -70,24 +70,6 @@ final class Options {
     if (proxy != null) {
       return "--proxy";
     }
-    if (cacert != null) {
-      return "--cacert";
-    }
-    if (insecure) {
-      return "--insecure";
-    }
-    if (cert != null) {
-      return "--cert";
-    }
-    if (key != null) {
-      return "--key";
-    }
-    if (http2) {
-      return "--http2";
-    }
-    if (http2PriorKnowledge) {
-      return "--http2-prior-knowledge";
-    }
     return null;
   }
 }

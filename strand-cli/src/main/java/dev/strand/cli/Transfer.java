@@ -10,6 +10,8 @@ import dev.strand.Request;
 import dev.strand.ResponseHead;
 import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
+import dev.strand.Tls;
+import dev.strand.Version;
 import java.io.ByteArrayOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -18,6 +20,8 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,15 +87,22 @@ final class Transfer {
     return Failures.OK;
   }
 
-  private Client client(Request request) {
+  private Client client(Request request) throws UsageException {
     Timeout timeout = o.timeoutSeconds == 0 ? Timeout.none() : Timeout.of(duration(o.timeoutSeconds));
     if (o.connectTimeoutSeconds >= 0) {
       timeout = timeout.withConnect(o.connectTimeoutSeconds == 0 ? null : duration(o.connectTimeoutSeconds));
     }
     // One I/O thread and NIO: a single exchange gains nothing from more threads, and loading the
     // native epoll library costs more start-up CPU than it saves (measured: -13% CPU per call).
+    NettyTransport transport;
+    try {
+      transport = NettyTransport.builder().ioThreads(1).preferNative(false).limits(Limits.ofConnections(4))
+          .tls(tls()).version(version()).build();
+    } catch (IllegalArgumentException | IllegalStateException badTlsSettings) {
+      throw new UsageException(badTlsSettings.getMessage());
+    }
     Client.Builder b = Client.builder()
-        .transport(NettyTransport.builder().ioThreads(1).preferNative(false).limits(Limits.ofConnections(4)).build())
+        .transport(transport)
         .timeout(timeout)
         .followRedirects(o.location)
         .maxRedirects(o.maxRedirects)
@@ -114,6 +125,42 @@ final class Transfer {
     }
     b.onResponse(this::onResponse);
     return b.build();
+  }
+
+  /** TLS as curl's flags say: {@code --cacert} replaces the system trust store, as in curl. */
+  private Tls tls() throws UsageException {
+    if (o.insecure) {
+      return Tls.insecure();
+    }
+    if (o.cacert == null && o.cert == null && o.key == null) {
+      return Tls.system();
+    }
+    Tls.Builder tls = Tls.builder();
+    if (o.cacert != null) {
+      tls.trustPem(existing(o.cacert, "--cacert")).trustSystem(false);
+    }
+    if (o.cert != null || o.key != null) {
+      if (o.cert == null || o.key == null) {
+        throw new UsageException("--cert and --key go together");
+      }
+      tls.clientCertificate(existing(o.cert, "--cert"), existing(o.key, "--key"));
+    }
+    return tls.build();
+  }
+
+  private static Path existing(String file, String flag) throws UsageException {
+    Path path = Path.of(file);
+    if (!Files.isReadable(path)) {
+      throw new UsageException(flag + " " + file + ": no such readable file");
+    }
+    return path;
+  }
+
+  private Version version() {
+    if (o.http2PriorKnowledge) {
+      return Version.HTTP_2_PRIOR_KNOWLEDGE;
+    }
+    return o.http2 ? Version.HTTP_2 : Version.HTTP_1_1;
   }
 
   /** Sends, retrying as {@code --retry} allows; returns the response to keep. */

@@ -125,21 +125,13 @@ class CliExitCodesE2ETest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"--ws", "--sse", "--http2", "--http2-prior-knowledge", "-k", "--cacert=ca.pem",
-      "--proxy=http://127.0.0.1:3128"})
+  @ValueSource(strings = {"--ws", "--sse", "--proxy=http://127.0.0.1:3128"})
   void featuresNotThereYetAreExit2(String flag) {
     Cli.Result r = Cli.run(flag, server.url("/small"));
     assertEquals(2, r.exit(), r::toString);
     assertOneLine(r, "strand: ");
     assertTrue(r.stderr().contains("is not supported yet"), r::toString);
     assertEquals("", r.stdout());
-  }
-
-  @Test
-  void clientCertificatesAreNotThereYet() {
-    Cli.Result r = Cli.run("--cert", "c.pem", "--key", "k.pem", server.url("/small"));
-    assertEquals(2, r.exit(), r::toString);
-    assertEquals("strand: --cert is not supported yet (see strand --help)\n", r.stderr());
   }
 
   @Test

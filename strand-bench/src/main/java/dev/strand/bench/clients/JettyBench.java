@@ -59,7 +59,11 @@ final class JettyBench implements BenchClient {
   }
 
   @Override
-  public void close() throws Exception {
-    client.stop();
+  public void close() {
+    try {
+      client.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("jetty HttpClient did not stop", e);
+    }
   }
 }

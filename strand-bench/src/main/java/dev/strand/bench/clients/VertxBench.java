@@ -45,8 +45,12 @@ final class VertxBench implements BenchClient {
   }
 
   @Override
-  public void close() throws Exception {
-    client.close().await(5, TimeUnit.SECONDS);
-    vertx.close().await(5, TimeUnit.SECONDS);
+  public void close() {
+    try {
+      client.close().await(5, TimeUnit.SECONDS);
+      vertx.close().await(5, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("vert.x did not close", e);
+    }
   }
 }

@@ -145,13 +145,15 @@ final class Http2Connection extends NettyConnection {
     }
     Http2StreamHandler h = new Http2StreamHandler(this, x);
     streams.put(x, h);
-    bootstrap.open().addListener((Future<Http2StreamChannel> f) -> {
+    // Opened in a later task: a hand-off arrives while the finished stream is still counted active
+    // by the codec, and a HEADERS frame now would exceed the server's stream limit.
+    channel.eventLoop().execute(() -> bootstrap.open().addListener((Future<Http2StreamChannel> f) -> {
       if (f.isSuccess()) {
         h.start(f.getNow());
       } else {
         h.failUnstarted(f.cause());
       }
-    });
+    }));
   }
 
   @Override

@@ -59,6 +59,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
   private boolean requestDone;
   private boolean done;
   private boolean paused;
+  private boolean headersSent;
   private long progressAt;
   private boolean timerArmed;
   private long timerAt;
@@ -86,7 +87,9 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
     Http2Headers headers = Http2Requests.headers(request, connection.origin, length);
     progressAt = System.nanoTime();
     ch.writeAndFlush(new DefaultHttp2HeadersFrame(headers, empty)).addListener(f -> {
-      if (!f.isSuccess()) {
+      if (f.isSuccess()) {
+        headersSent = true;
+      } else {
         // The HEADERS never left (stream limit, GOAWAY, closed): the server saw nothing of it.
         ch.eventLoop().execute(() -> retryUnprocessed(ErrorMapper.io(f.cause(), request)));
       }
@@ -287,10 +290,6 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
       fail(ErrorMapper.truncated(exchange.request, body.received(), expected), true);
       return;
     }
-    if (!body.onEnd()) {
-      discardNow();
-      return;
-    }
     StreamingResponse r = undelivered;
     undelivered = null;
     if (!requestDone) {
@@ -299,7 +298,17 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
       resetStream(Http2Error.NO_ERROR);
     }
     done = true;
+    // The slot goes back before the body completes: a caller woken by the end finds it free.
     connection.streamDone(exchange, true);
+    if (!body.onEnd()) {
+      // Closed (or failed) by its consumer meanwhile: it already knows.
+      if (r != null && !exchange.future.isDone()) {
+        HttpException e = body.error();
+        exchange.fail(e != null ? e : new TransportException("response body closed before its end ("
+            + exchange.request + ")", exchange.request));
+      }
+      return;
+    }
     if (r != null) {
       deliver(r);
     }
@@ -340,7 +349,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
       return;
     }
     Request request = exchange.request;
-    if (!responseStarted && aboveGoAway()) {
+    if (!responseStarted && (!headersSent || aboveGoAway())) {
       retryUnprocessed(new ProtocolException("HTTP/2 GOAWAY: the server did not process the request (" + request
           + ")", request));
       return;
@@ -429,13 +438,14 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
     }
   }
 
+  /** Resets the stream if it is still open, and closes the child channel, which drops the frames it still holds. */
   private void resetStream(Http2Error error) {
     Http2StreamChannel s = stream;
     if (s != null && s.isActive()) {
-      if (s.stream().id() > 0) {
-        s.writeAndFlush(new DefaultHttp2ResetFrame(error));
+      if (s.stream().id() > 0 && error != Http2Error.CANCEL) {
+        s.writeAndFlush(new DefaultHttp2ResetFrame(error)).addListener(f -> s.close());
       } else {
-        s.close();
+        s.close(); // sends RST_STREAM(CANCEL) for a stream that is open
       }
     }
   }

@@ -256,7 +256,7 @@ final class OriginPool<C extends PooledConnection> {
   boolean tryConnectForWaiter() {
     Waiter<C> w;
     synchronized (this) {
-      if (!needsConnect() || !owner.reserveSlot()) {
+      if (owner.isClosed() || !needsConnect() || !owner.reserveSlot()) {
         return false;
       }
       open++;

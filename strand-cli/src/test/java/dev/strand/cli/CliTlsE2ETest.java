@@ -1,0 +1,90 @@
+package dev.strand.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strand.testkit.Payloads;
+import dev.strand.testkit.TestServer;
+import dev.strand.testkit.tls.TestPki;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** TLS and protocol flags against the testkit's HTTPS (h2 + http/1.1 via ALPN) server. */
+class CliTlsE2ETest {
+  static TestPki pki;
+  static TestServer server;
+  static TestServer expired;
+
+  @BeforeAll
+  static void start() throws Exception {
+    pki = TestPki.generate(Files.createTempDirectory("strand-cli-pki"));
+    server = TestServer.builder().tls(pki.server().cert(), pki.server().key()).http2(true).build();
+    expired = TestServer.builder().tls(pki.expired().cert(), pki.expired().key()).build();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+    expired.close();
+  }
+
+  @Test
+  void cacertTrustsTheServer() {
+    Cli.Result r = Cli.run("--cacert", ca(), server.url("/small"));
+    assertEquals(0, r.exit(), r::toString);
+    assertEquals(new String(Payloads.SMALL, StandardCharsets.UTF_8), r.stdout());
+  }
+
+  @Test
+  void anUntrustedCertificateIs60() {
+    Cli.Result r = Cli.run(server.url("/small"));
+    assertEquals(60, r.exit(), r::toString);
+    assertTrue(r.stderr().startsWith("strand: ") && r.stderr().contains("unknown CA"), r::toString);
+    assertEquals(1, r.stderr().lines().count(), r::toString);
+  }
+
+  @Test
+  void anExpiredCertificateIs60() {
+    Cli.Result r = Cli.run("--cacert", ca(), expired.url("/small"));
+    assertEquals(60, r.exit(), r::toString);
+    assertTrue(r.stderr().contains("expired"), r::toString);
+  }
+
+  @Test
+  void insecureSkipsVerification() {
+    Cli.Result r = Cli.run("-k", server.url("/small"));
+    assertEquals(0, r.exit(), r::toString);
+    assertEquals(Payloads.SMALL.length, r.stdoutBytes().length);
+  }
+
+  @Test
+  void http2IsNegotiatedWhenAsked() {
+    Cli.Result h2 = Cli.run("-i", "--http2", "--cacert", ca(), server.url("/small"));
+    assertEquals(0, h2.exit(), h2::toString);
+    assertTrue(h2.stdout().startsWith("HTTP/2 200"), h2::toString);
+    Cli.Result h1 = Cli.run("-i", "--http1.1", "--cacert", ca(), server.url("/small"));
+    assertTrue(h1.stdout().startsWith("HTTP/1.1 200"), h1::toString);
+  }
+
+  @Test
+  void aMissingCaFileIsAUsageError() {
+    Cli.Result r = Cli.run("--cacert", "/no/such/ca.pem", server.url("/small"));
+    assertEquals(2, r.exit(), r::toString);
+    assertTrue(r.stderr().contains("--cacert /no/such/ca.pem"), r::toString);
+  }
+
+  @Test
+  void aFileThatIsNoCertificateIsAUsageError() {
+    Cli.Result r = Cli.run("--cacert", pki.server().key().toString(), server.url("/small"));
+    assertEquals(2, r.exit(), r::toString);
+    assertTrue(r.stderr().contains("CERTIFICATE"), r::toString);
+    assertEquals(1, r.stderr().lines().count(), r::toString);
+  }
+
+  private static String ca() {
+    return pki.ca().cert().toString();
+  }
+}
