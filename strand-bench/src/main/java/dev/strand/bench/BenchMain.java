@@ -282,7 +282,7 @@ public final class BenchMain implements Callable<Integer> {
       stdout.println();
       stdout.println("Wrote " + dir.toAbsolutePath() + "/{report.md,results.json,results.csv,index.html,*.svg}");
       stdout.flush();
-      boolean bad = cells.stream().anyMatch(c -> !c.status().equals("ok"));
+      boolean bad = cells.stream().anyMatch(c -> !c.status().equals("ok") && !c.notApplicable());
       return strict && bad ? 1 : 0;
     } finally {
       if (embedded != null) {

@@ -7,7 +7,8 @@ import java.util.List;
  * (a failed cell, or a figure a reference tool does not give).
  *
  * @param kind        {@code java} (a client under test), {@code reference} (wrk, aiohttp) or {@code fake}
- * @param status      {@code ok}, {@code errors} (measured, but some responses failed their check) or {@code failed}
+ * @param status      {@code ok}, {@code errors} (measured, but some responses failed their check), {@code failed}
+ *                    or {@code n/a} (the client cannot speak the scenario; {@code error} says why)
  * @param requests    successful responses inside the timed batches
  * @param errors      failed requests over the whole cell, warm-up included
  * @param connections connections the server accepted during the cell, or null when the server cannot tell
@@ -33,6 +34,16 @@ public record Cell(
   public static Cell failed(String client, String kind, String scenario, int concurrency, String error) {
     return new Cell(client, kind, scenario, concurrency, "failed", error, List.of(), null, null, null, 0, 0,
         null, null, null, null);
+  }
+
+  /** A client that cannot speak a scenario: reported with the reason, never dropped. */
+  public static Cell notApplicable(String client, String kind, String scenario, int concurrency, String reason) {
+    return new Cell(client, kind, scenario, concurrency, "n/a", reason, List.of(), null, null, null, 0, 0,
+        null, null, null, null);
+  }
+
+  public boolean notApplicable() {
+    return status.equals("n/a");
   }
 
   public boolean measured() {

@@ -117,6 +117,11 @@ public final class Report {
             continue;
           }
           String name = client + (x.kind().equals("reference") ? " (ref)" : "");
+          if (x.notApplicable()) {
+            s.append("| ").append(name).append(" | ").append(c).append(" | — | — | — | — | — | — | — | n/a (")
+                .append(cell(x.error())).append(") |\n");
+            continue;
+          }
           if (!x.measured()) {
             s.append("| ").append(name).append(" | ").append(c).append(" | — | — | — | — | — | — | ")
                 .append(x.errors()).append(" | **failed**: ").append(cell(x.error())).append(" |\n");
@@ -150,7 +155,7 @@ public final class Report {
     }
     s.append("\n");
 
-    List<Cell> failed = r.cells().stream().filter(c -> !c.status().equals("ok")).toList();
+    List<Cell> failed = r.cells().stream().filter(c -> !c.status().equals("ok") && !c.notApplicable()).toList();
     s.append("## Failed clients and errors\n\n");
     if (failed.isEmpty()) {
       s.append("None: every cell completed with zero errors.\n\n");

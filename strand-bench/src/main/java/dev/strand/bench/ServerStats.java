@@ -19,7 +19,15 @@ public final class ServerStats {
 
   private static final Pattern ACCEPTED = Pattern.compile("\"accepted\"\\s*:\\s*(\\d+)");
 
+  // Trusts the bench CA, for reading /stats of the HTTPS server; null until a TLS scenario sets it.
+  private static volatile javax.net.ssl.SSLSocketFactory tls;
+
   private ServerStats() {
+  }
+
+  /** Lets {@link #accepted} read {@code https} servers whose certificate this CA issued. */
+  public static void trust(java.nio.file.Path caPem) {
+    tls = dev.strand.bench.clients.Trust.sslContext(caPem).getSocketFactory();
   }
 
   /** The server's accepted-connections counter (this read's own connection included), or -1 if unknown. */
@@ -30,10 +38,15 @@ public final class ServerStats {
   }
 
   private static long readAccepted(URI base) {
-    try (Socket s = new Socket()) {
-      int port = base.getPort() > 0 ? base.getPort() : 80;
-      s.connect(new InetSocketAddress(base.getHost(), port), 10_000);
-      s.setSoTimeout(10_000);
+    boolean https = "https".equals(base.getScheme());
+    if (https && tls == null) {
+      return -1;
+    }
+    int port = base.getPort() > 0 ? base.getPort() : https ? 443 : 80;
+    try (Socket raw = new Socket()) {
+      raw.connect(new InetSocketAddress(base.getHost(), port), 10_000);
+      raw.setSoTimeout(10_000);
+      Socket s = https ? tls.createSocket(raw, base.getHost(), port, true) : raw;
       OutputStream out = s.getOutputStream();
       out.write(("GET /stats HTTP/1.1\r\nHost: " + base.getHost() + ":" + port
           + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));

@@ -52,6 +52,24 @@ public final class Clients {
     return e;
   }
 
+  /**
+   * Why {@code name} cannot run on {@code wire} (or the handshake measurement), or null when it can. Such cells
+   * are reported as "n/a (reason)".
+   */
+  public static String unsupported(String name, Wire wire, boolean handshake) {
+    if (handshake) {
+      return name.equals("strand") || name.startsWith("fake") ? null
+          : "the handshake measurement compares strand's two TLS engines only";
+    }
+    if (name.equals("helidon") && wire.h2()) {
+      return "HTTP/2 needs helidon-webclient-http2, not on the bench classpath";
+    }
+    if (name.startsWith("jdk") && wire == Wire.H2C) {
+      return "java.net.http has no prior-knowledge h2c (only Upgrade: h2c, which the server ignores)";
+    }
+    return null;
+  }
+
   public static boolean isKnown(String name) {
     return ALL.containsKey(name);
   }

@@ -9,7 +9,8 @@ import java.util.concurrent.CompletionStage;
 final class JdkClients {
 
   static final String ASYNC_SETUP = "HttpClient.newBuilder().version(HTTP_1_1).connectTimeout(30s), default executor; "
-      + "request timeout 30s; sendAsync(ofByteArray), N in flight (its pool has no size cap: in-flight bounds it)";
+      + "request timeout 30s; sendAsync(ofByteArray), N in flight (its pool has no size cap: in-flight bounds it). "
+      + "TLS: sslContext trusting the CA; h2: version(HTTP_2), ALPN, its own single-connection multiplexing";
   static final String SYNC_SETUP = "same client; blocking send(ofByteArray) from N virtual threads";
 
   private JdkClients() {
@@ -30,11 +31,14 @@ final class JdkClients {
 
     Jdk(ClientSpec spec, boolean blocking) {
       this.blocking = blocking;
-      this.client = HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
+      HttpClient.Builder b = HttpClient.newBuilder()
+          .version(spec.wire().h2() ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
           .connectTimeout(spec.timeout())
-          .followRedirects(HttpClient.Redirect.NEVER)
-          .build();
+          .followRedirects(HttpClient.Redirect.NEVER);
+      if (spec.ca() != null) {
+        b.sslContext(Trust.sslContext(spec.ca()));
+      }
+      this.client = b.build();
       this.request = HttpRequest.newBuilder(spec.url()).timeout(spec.timeout()).GET().build();
     }
 

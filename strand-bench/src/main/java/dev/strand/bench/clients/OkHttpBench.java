@@ -2,6 +2,7 @@ package dev.strand.bench.clients;
 
 import java.io.IOException;
 import java.util.List;
+import javax.net.ssl.X509TrustManager;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +19,9 @@ import okhttp3.Response;
 final class OkHttpBench implements BenchClient {
 
   static final String SETUP = "Dispatcher maxRequests = maxRequestsPerHost = N; ConnectionPool(N idle, 5 min); "
-      + "protocols [HTTP_1_1]; connect/read/write timeout 30s; enqueue(), body bytes() read in onResponse";
+      + "protocols [HTTP_1_1] (h2: default [HTTP_2, HTTP_1_1] by ALPN, one multiplexed connection; h2c: "
+      + "[H2_PRIOR_KNOWLEDGE]); TLS: sslSocketFactory trusting the CA; connect/read/write timeout 30s; "
+      + "enqueue(), body bytes() read in onResponse";
 
   private final OkHttpClient client;
   private final Request request;
@@ -28,16 +31,29 @@ final class OkHttpBench implements BenchClient {
     dispatcher.setMaxRequests(spec.concurrency());
     dispatcher.setMaxRequestsPerHost(spec.concurrency());
     long timeoutMs = spec.timeout().toMillis();
-    this.client = new OkHttpClient.Builder()
+    OkHttpClient.Builder b = new OkHttpClient.Builder()
         .dispatcher(dispatcher)
         .connectionPool(new ConnectionPool(spec.concurrency(), 5, TimeUnit.MINUTES))
-        .protocols(List.of(Protocol.HTTP_1_1))
+        .protocols(protocols(spec.wire()))
         .connectTimeout(timeoutMs, TimeUnit.MILLISECONDS)
         .readTimeout(timeoutMs, TimeUnit.MILLISECONDS)
         .writeTimeout(timeoutMs, TimeUnit.MILLISECONDS)
-        .followRedirects(false)
-        .build();
+        .followRedirects(false);
+    if (spec.ca() != null) {
+      X509TrustManager tm = Trust.trustManager(spec.ca());
+      b.sslSocketFactory(Trust.sslContext(spec.ca()).getSocketFactory(), tm);
+    }
+    this.client = b.build();
     this.request = new Request.Builder().url(spec.url().toString()).build();
+  }
+
+  private static List<Protocol> protocols(Wire wire) {
+    return switch (wire) {
+      case H1, H1_TLS -> List.of(Protocol.HTTP_1_1);
+      // OkHttp's default list: h2 when ALPN agrees.
+      case H2_TLS -> List.of(Protocol.HTTP_2, Protocol.HTTP_1_1);
+      case H2C -> List.of(Protocol.H2_PRIOR_KNOWLEDGE);
+    };
   }
 
   @Override

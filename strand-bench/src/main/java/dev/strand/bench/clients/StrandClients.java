@@ -5,13 +5,17 @@ import dev.strand.Limits;
 import dev.strand.Request;
 import dev.strand.Response;
 import dev.strand.Timeout;
+import dev.strand.Tls;
+import dev.strand.Version;
 import java.util.concurrent.CompletionStage;
 
 /** Strand through its public API only: {@code sendAsync} for {@code strand}, {@code send} for {@code strand-sync}. */
 final class StrandClients {
 
   static final String ASYNC_SETUP = "Client.builder().limits(Limits.ofConnections(N)).timeout(Timeout.of(30s)); "
-      + "sendAsync(Request.get(url)), N in flight";
+      + "sendAsync(Request.get(url)), N in flight. TLS: tls(Tls.builder().trustPem(ca)); version HTTP_1_1 "
+      + "(https), HTTP_2 (h2, ALPN; the client's own multiplexing on its pool) or HTTP_2_PRIOR_KNOWLEDGE (h2c); "
+      + "handshake: engine JDK or OPENSSL, maxKeepAliveConnections 0";
   static final String SYNC_SETUP = "same client; blocking send(Request.get(url)) from N virtual threads";
 
   private StrandClients() {
@@ -26,10 +30,31 @@ final class StrandClients {
   }
 
   private static Client build(ClientSpec spec) {
-    return Client.builder()
-        .limits(Limits.ofConnections(spec.concurrency()))
-        .timeout(Timeout.of(spec.timeout()))
-        .build();
+    Limits limits = Limits.ofConnections(spec.concurrency());
+    Client.Builder b = Client.builder().timeout(Timeout.of(spec.timeout()));
+    if (spec.ca() != null) {
+      Tls.Builder tls = Tls.builder().trustPem(spec.ca());
+      if (spec.tlsEngine() != null) {
+        tls.engine(spec.tlsEngine().equals("openssl") ? Tls.Engine.OPENSSL : Tls.Engine.JDK);
+      }
+      b.tls(tls.build());
+    }
+    if (spec.newConnectionEach()) {
+      // Nothing kept alive: every request opens (and handshakes) a new connection.
+      limits = limits.withMaxKeepAliveConnections(0);
+    }
+    b.version(switch (spec.wire()) {
+      case H1, H1_TLS -> Version.HTTP_1_1;
+      case H2_TLS -> Version.HTTP_2;
+      case H2C -> Version.HTTP_2_PRIOR_KNOWLEDGE;
+    });
+    Client client = b.limits(limits).build();
+    if (spec.tlsEngine() != null && !client.stats().tlsEngine().equals(spec.tlsEngine())) {
+      client.close();
+      throw new IllegalStateException("asked for TLS engine " + spec.tlsEngine() + ", strand uses "
+          + client.stats().tlsEngine());
+    }
+    return client;
   }
 
   private record Async(Client client, Request request) implements BenchClient {

@@ -295,7 +295,8 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
       if (!((LastHttpContent) c).trailingHeaders().isEmpty()) {
         body.trailers(NettyResponseBody.trailers(((LastHttpContent) c).trailingHeaders()));
       }
-      if (!body.onEnd()) {
+      NettyResponseBody ended = body;
+      if (!ended.markEnded()) {
         discardNow(x);
         return;
       }
@@ -309,6 +310,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
       }
       // Back to the pool first, then wake the caller: it sees the connection already released.
       finish();
+      ended.wakeReaders();
       if (r != null) {
         deliver(x, r);
       }

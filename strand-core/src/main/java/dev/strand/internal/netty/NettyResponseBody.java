@@ -156,15 +156,38 @@ final class NettyResponseBody implements ResponseBody {
 
   /** The last byte arrived. False if the body had already failed or been closed: then the connection goes. */
   boolean onEnd() {
-    CompletableFuture<byte[]> done = null;
-    byte[] result = null;
+    if (!markEnded()) {
+      return false;
+    }
+    wakeReaders();
+    return true;
+  }
+
+  /**
+   * First half of {@link #onEnd()}: records the end, after which closing this body is a no-op, so the
+   * connection can be released before any reader wakes up (a woken caller then finds it free).
+   * False if the body had already failed or been closed.
+   */
+  boolean markEnded() {
     lock.lock();
     try {
       if (error != null || closed) {
         return false;
       }
       ended = true;
-      if (all != null) {
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Second half of {@link #onEnd()}: completes a pending {@code readAll} and wakes a blocked reader. */
+  void wakeReaders() {
+    CompletableFuture<byte[]> done = null;
+    byte[] result = null;
+    lock.lock();
+    try {
+      if (all != null && !all.isDone()) {
         done = all;
         result = fixed != null ? fixed : trimmed();
       }
@@ -177,7 +200,6 @@ final class NettyResponseBody implements ResponseBody {
     if (done != null) {
       done.complete(result);
     }
-    return true;
   }
 
   /** Reading failed; a waiting or later reader gets {@code e}. */
