@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.strand.bench.clients.BenchClient;
 import dev.strand.bench.clients.ClientSpec;
 import dev.strand.bench.clients.Clients;
+import dev.strand.bench.clients.Wire;
 import java.io.PrintStream;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +18,8 @@ import java.util.Map;
  * The child process that measures one Java client on one scenario, level by level, in a fresh JVM.
  *
  * <p>{@code --client NAME --url U --scenario S --levels 1,10 --expect-bytes B --warmup S --rewarm S
- * --duration S --batches K [--max-requests M] [--timeout S] [--stats-url BASE]}. Per level it builds a new
+ * --duration S --batches K [--max-requests M] [--timeout S] [--stats-url BASE] [--wire H1|H1_TLS|H2_TLS|H2C]
+ * [--ca PEM] [--engine jdk|openssl]} ({@code --engine}: the handshake scenario, no connection reuse). Per level it builds a new
  * client sized to the level, warms it (the long warm-up on the first level only, for the JIT), then runs K
  * timed batches. One {@code RESULT <json>} line per level on stdout; {@code PROGRESS ...} lines on stderr.
  */
@@ -41,6 +44,12 @@ public final class ClientRunner {
     long maxRequests = Long.parseLong(o.getOrDefault("max-requests", "50000000"));
     Duration timeout = seconds(o.getOrDefault("timeout", "30"));
     URI statsBase = o.containsKey("stats-url") ? URI.create(o.get("stats-url")) : null;
+    Wire wire = Wire.valueOf(o.getOrDefault("wire", "H1"));
+    Path ca = o.containsKey("ca") ? Path.of(o.get("ca")) : null;
+    String engine = o.get("engine");
+    if (ca != null) {
+      ServerStats.trust(ca);
+    }
     List<Integer> levels = new ArrayList<>();
     for (String l : o.get("levels").split(",")) {
       levels.add(Integer.parseInt(l.trim()));
@@ -52,7 +61,7 @@ public final class ClientRunner {
     for (int c : levels) {
       Cell cell;
       try {
-        cell = runLevel(name, kind, scenario, new ClientSpec(url, c, timeout, expect), first ? warmup : rewarm,
+        cell = runLevel(name, kind, scenario, new ClientSpec(url, c, timeout, expect, wire, ca, engine, engine != null), first ? warmup : rewarm,
             duration, batches, maxRequests, statsBase);
       } catch (Throwable t) {
         cell = Cell.failed(name, kind, scenario, c, LoadLoop.describe(t));

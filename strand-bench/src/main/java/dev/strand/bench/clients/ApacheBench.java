@@ -11,9 +11,11 @@ import org.apache.hc.client5.http.config.TlsConfig;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http2.HttpVersionPolicy;
 import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.reactor.IOReactorConfig;
 import org.apache.hc.core5.util.Timeout;
 
 /** Apache HttpClient 5 async (classic I/O reactor), pool sized to the concurrency. */
@@ -21,14 +23,36 @@ final class ApacheBench implements BenchClient {
 
   static final String SETUP = "HttpAsyncClients.custom(): PoolingAsyncClientConnectionManager maxTotal = maxPerRoute = N, "
       + "FORCE_HTTP_1, connect/socket/response/connection-request timeout 30s, redirects off; "
-      + "execute(SimpleHttpRequest) (body buffered), N in flight";
+      + "execute(SimpleHttpRequest) (body buffered), N in flight. TLS: ClientTlsStrategyBuilder with an SSLContext "
+      + "trusting the CA; h2/h2c: HttpAsyncClients.customHttp2() (one multiplexed connection per route)";
 
   private final CloseableHttpAsyncClient client;
   private final SimpleHttpRequest request;
 
   ApacheBench(ClientSpec spec) {
     Timeout timeout = Timeout.of(spec.timeout());
+    RequestConfig requests = RequestConfig.custom()
+        .setConnectionRequestTimeout(timeout)
+        .setResponseTimeout(timeout)
+        .setRedirectsEnabled(false)
+        .build();
+    var tls = spec.ca() == null ? null : ClientTlsStrategyBuilder.create()
+        .setSslContext(Trust.sslContext(spec.ca())).buildAsync();
+    if (spec.wire().h2()) {
+      // The HTTP/2-only client: one multiplexed connection per route (prior knowledge in cleartext).
+      var h2 = HttpAsyncClients.customHttp2()
+          .setDefaultRequestConfig(requests)
+          .setIOReactorConfig(IOReactorConfig.custom().setSoTimeout(timeout).build());
+      if (tls != null) {
+        h2.setTlsStrategy(tls);
+      }
+      this.client = h2.build();
+      client.start();
+      this.request = SimpleRequestBuilder.get(spec.url()).build();
+      return;
+    }
     var connections = PoolingAsyncClientConnectionManagerBuilder.create()
+        .setTlsStrategy(tls)
         .setMaxConnTotal(spec.concurrency())
         .setMaxConnPerRoute(spec.concurrency())
         .setDefaultConnectionConfig(ConnectionConfig.custom()
@@ -39,11 +63,7 @@ final class ApacheBench implements BenchClient {
         .build();
     this.client = HttpAsyncClients.custom()
         .setConnectionManager(connections)
-        .setDefaultRequestConfig(RequestConfig.custom()
-            .setConnectionRequestTimeout(timeout)
-            .setResponseTimeout(timeout)
-            .setRedirectsEnabled(false)
-            .build())
+        .setDefaultRequestConfig(requests)
         .build();
     client.start();
     this.request = SimpleRequestBuilder.get(spec.url()).build();

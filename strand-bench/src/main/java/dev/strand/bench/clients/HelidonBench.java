@@ -7,14 +7,19 @@ import io.helidon.webclient.api.WebClient;
 final class HelidonBench implements BenchClient {
 
   static final String SETUP = "WebClient.builder(): connectionCacheSize = N, keepAlive, connect/read timeout 30s, "
-      + "followRedirects false; get(url).request() and entity().as(byte[].class) from N virtual threads";
+      + "followRedirects false; get(url).request() and entity().as(byte[].class) from N virtual threads. "
+      + "TLS: tls(Tls.builder().sslContext(trusting the CA)); no HTTP/2 (helidon-webclient-http2 not included)";
 
   private final WebClient client;
   private final String url;
 
   HelidonBench(ClientSpec spec) {
     this.url = spec.url().toString();
-    this.client = WebClient.builder()
+    var b = WebClient.builder();
+    if (spec.ca() != null) {
+      b.tls(io.helidon.common.tls.Tls.builder().sslContext(Trust.sslContext(spec.ca())).build());
+    }
+    this.client = b
         .connectionCacheSize(spec.concurrency())
         .keepAlive(true)
         .connectTimeout(spec.timeout())

@@ -2,7 +2,6 @@ package dev.strand.bench.clients;
 
 import java.io.IOException;
 import java.util.List;
-import javax.net.ssl.X509TrustManager;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +13,7 @@ import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
+import javax.net.ssl.X509TrustManager;
 
 /** OkHttp 5 through its own async dispatcher ({@code enqueue}), sized to the concurrency. */
 final class OkHttpBench implements BenchClient {

@@ -4,8 +4,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.PemTrustOptions;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -14,7 +16,9 @@ final class VertxBench implements BenchClient {
 
   static final String SETUP = "Vertx.vertx() defaults; createHttpClient(HttpClientOptions keepAlive, "
       + "connectTimeout 30s, PoolOptions http1MaxSize = N, maxWaitQueueSize -1); "
-      + "request(GET).send().body() with 30s timeout, N in flight";
+      + "request(GET).send().body() with 30s timeout, N in flight. TLS: setSsl, PemTrustOptions(CA); h2: "
+      + "setProtocolVersion(HTTP_2), setUseAlpn(true), default http2MaxSize 1 (one multiplexed connection); "
+      + "h2c: HTTP_2 with setHttp2ClearTextUpgrade(false)";
 
   private final Vertx vertx;
   private final HttpClientAgent client;
@@ -22,8 +26,17 @@ final class VertxBench implements BenchClient {
 
   VertxBench(ClientSpec spec) {
     this.vertx = Vertx.vertx();
-    this.client = vertx.createHttpClient(
-        new HttpClientOptions().setKeepAlive(true).setConnectTimeout((int) spec.timeout().toMillis()),
+    HttpClientOptions options = new HttpClientOptions().setKeepAlive(true)
+        .setConnectTimeout((int) spec.timeout().toMillis());
+    if (spec.ca() != null) {
+      options.setSsl(true).setTrustOptions(new PemTrustOptions().addCertPath(spec.ca().toString()));
+    }
+    if (spec.wire() == Wire.H2_TLS) {
+      options.setProtocolVersion(HttpVersion.HTTP_2).setUseAlpn(true);
+    } else if (spec.wire() == Wire.H2C) {
+      options.setProtocolVersion(HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false);
+    }
+    this.client = vertx.createHttpClient(options,
         new PoolOptions().setHttp1MaxSize(spec.concurrency()).setMaxWaitQueueSize(-1));
     this.request = new RequestOptions()
         .setMethod(HttpMethod.GET)
