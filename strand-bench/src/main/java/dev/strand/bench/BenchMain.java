@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
             + "--smoke (CI, seconds). Explicit options override the preset."})
 public final class BenchMain implements Callable<Integer> {
 
-  static final List<String> REFERENCES = List.of("wrk", "aiohttp");
+  static final List<String> REFERENCES = List.of("wrk", "h2load", "aiohttp");
   static final int PARALLEL_PROBES = 4;
 
   @Option(names = "--quick", description = "Indicative run: strand, strand-sync, jdk, okhttp, reactor + wrk; "
@@ -48,14 +48,16 @@ public final class BenchMain implements Callable<Integer> {
 
   @Option(names = "--clients", split = ",", paramLabel = "NAME",
       description = "Clients, comma-separated: strand, strand-sync, jdk, jdk-sync, okhttp, apache, jetty, reactor, "
-          + "vertx, helidon, and the references wrk, aiohttp (run only if installed). Default: all.")
+          + "vertx, helidon, and the references wrk, h2load, aiohttp (run only if installed). Default: all.")
   List<String> clients;
 
   @Option(names = "--concurrency", split = ",", paramLabel = "N", description = "Levels. Default 1,10,50,100,500.")
   List<Integer> concurrency;
 
   @Option(names = "--scenario", split = ",", paramLabel = "PATH",
-      description = "Scenarios: /small, /big, /delay/MS (leading slash optional). Default /small,/big,/delay/50.")
+      description = "Scenarios: /small, /big, /delay/MS (leading slash optional); https (/small over HTTPS/1.1), "
+          + "h2 (/small over HTTP/2 by ALPN), h2c (prior knowledge), handshake (strand, new TLS connection per "
+          + "request, JDK and OpenSSL engines). Default /small,/big,/delay/50,https,h2.")
   List<String> scenarios;
 
   @Option(names = "--warmup", paramLabel = "S", description = "Warm-up seconds at the start of each JVM. Default 10.")
@@ -155,8 +157,7 @@ public final class BenchMain implements Callable<Integer> {
     all.addAll(REFERENCES);
     clients = clients == null || clients.equals(List.of("all")) ? all : clients;
     concurrency = concurrency != null ? concurrency : List.of(1, 10, 50, 100, 500);
-    scenarios = (scenarios != null ? scenarios : List.of("/small", "/big", "/delay/50")).stream()
-        .map(x -> x.startsWith("/") ? x : "/" + x).toList();
+    scenarios = Scenario.normalize(scenarios != null ? scenarios : List.of("/small", "/big", "/delay/50", "https", "h2"));
     warmup = warmup != null ? warmup : 10.0;
     rewarm = rewarm != null ? rewarm : 2.0;
     duration = duration != null ? duration : 3.0;
@@ -199,10 +200,16 @@ public final class BenchMain implements Callable<Integer> {
       serverDesc = "external " + server;
     } else {
       progress.update("starting the testkit server");
-      embedded = ServerProcess.start(serverThreads);
+      boolean tlsServers = scenarios.stream().anyMatch(x -> Scenario.of(x).needsTlsServers());
+      embedded = ServerProcess.start(serverThreads, tlsServers ? dir.resolve("pki").toAbsolutePath() : null);
       base = embedded.baseUri();
       serverDesc = "embedded strand-testkit TestServer at " + base + ", own JVM, " + serverThreads
           + " I/O thread(s), " + embedded.transport();
+      if (tlsServers) {
+        ServerStats.trust(embedded.ca());
+        serverDesc += "; HTTPS (ALPN h2 + http/1.1, test CA, JDK TLS) at " + embedded.tlsUri() + " and h2c at "
+            + embedded.h2cUri() + ", both SETTINGS_MAX_CONCURRENT_STREAMS " + ServerMain.MAX_STREAMS;
+      }
     }
     try {
       URI statsBase = ServerStats.accepted(base) >= 0 ? base : null;
@@ -211,7 +218,8 @@ public final class BenchMain implements Callable<Integer> {
       }
       Map<String, Integer> expected = new LinkedHashMap<>();
       for (String scenario : scenarios) {
-        expected.put(scenario, probeLength(base.resolve(scenario)));
+        // Same endpoint, same bytes on every server: probe the cleartext one.
+        expected.put(scenario, probeLength(base.resolve(Scenario.of(scenario).path())));
       }
 
       Map<String, String> setups = new LinkedHashMap<>();
@@ -223,6 +231,12 @@ public final class BenchMain implements Callable<Integer> {
             continue;
           }
           setups.put(c, WrkRunner.SETUP);
+        } else if (c.equals("h2load")) {
+          if (!H2loadRunner.available()) {
+            notes.add("h2load is not installed (Debian package nghttp2-client): no HTTP/2 reference in this run.");
+            continue;
+          }
+          setups.put(c, H2loadRunner.SETUP);
         } else if (c.equals("aiohttp")) {
           if (!AiohttpRunner.available()) {
             notes.add("aiohttp is not importable by /usr/bin/python3 (Debian package python3-aiohttp): "
@@ -250,20 +264,44 @@ public final class BenchMain implements Callable<Integer> {
       Duration re = secs(rewarm);
       Duration each = secs(duration);
       for (String scenario : scenarios) {
-        URI url = base.resolve(scenario);
+        Scenario sc = Scenario.of(scenario);
+        URI on = switch (sc.wire()) {
+          case H1 -> base;
+          case H1_TLS, H2_TLS -> embedded == null ? null : embedded.tlsUri();
+          case H2C -> embedded == null ? null : embedded.h2cUri();
+        };
+        URI url = on == null ? null : on.resolve(sc.path());
+        URI scenarioStats = on == null ? null : on.equals(base) ? statsBase
+            : ServerStats.accepted(on) >= 0 ? on : null;
         int expect = expected.get(scenario);
         for (String client : runClients) {
+          if (sc.handshake() && !client.equals("strand") && !client.startsWith("fake")) {
+            continue; // strand-only by design (the report's method says so), so no n/a rows either
+          }
           step++;
           progress.step("[" + step + "/" + steps + "]");
-          if (client.equals("wrk")) {
+          String na = notApplicable(client, sc, url);
+          if (na != null) {
+            String kind = REFERENCES.contains(client) ? "reference" : client.startsWith("fake") ? "fake" : "java";
             for (int c : concurrency) {
-              cells.add(WrkRunner.level(url, scenario, c, re, each, batches, statsBase, progress::update));
+              cells.add(Cell.notApplicable(client, kind, scenario, c, na));
+            }
+            continue;
+          }
+          if (client.equals("h2load")) {
+            for (int c : concurrency) {
+              cells.add(H2loadRunner.level(url, scenario, c, re, each, batches, scenarioStats, progress::update));
+            }
+          } else if (client.equals("wrk")) {
+            for (int c : concurrency) {
+              cells.add(WrkRunner.level(url, scenario, c, re, each, batches, scenarioStats, progress::update));
             }
           } else if (client.equals("aiohttp")) {
-            cells.addAll(AiohttpRunner.run(url, scenario, concurrency, expect, warm, re, each, batches, statsBase,
+            cells.addAll(AiohttpRunner.run(url, scenario, concurrency, expect, warm, re, each, batches, scenarioStats,
                 progress::update, logs.resolve("aiohttp.log")));
           } else {
-            cells.addAll(javaClient(client, url, scenario, expect, statsBase, progress, logs));
+            cells.addAll(javaClient(client, url, sc, expect, scenarioStats, embedded == null ? null : embedded.ca(),
+                progress, logs));
           }
         }
       }
@@ -291,8 +329,26 @@ public final class BenchMain implements Callable<Integer> {
     }
   }
 
-  private List<Cell> javaClient(String client, URI url, String scenario, int expect, URI statsBase, Progress progress,
-      Path logs) {
+  /** Why {@code client} does not run {@code sc}, or null when it does. */
+  static String notApplicable(String client, Scenario sc, URI url) {
+    if (url == null) {
+      return "TLS and h2c scenarios need the embedded server";
+    }
+    if (client.equals("wrk")) {
+      return sc.wire().h2() ? "HTTP/1.1 only" : sc.handshake() ? "no per-request new connection" : null;
+    }
+    if (client.equals("h2load")) {
+      return sc.wire().h2() ? null : "HTTP/2 reference only";
+    }
+    if (client.equals("aiohttp")) {
+      return sc.wire() == dev.strand.bench.clients.Wire.H1 ? null : "cleartext HTTP/1.1 only in this bench";
+    }
+    return Clients.unsupported(client, sc.wire(), sc.handshake());
+  }
+
+  private List<Cell> javaClient(String client, URI url, Scenario sc, int expect, URI statsBase, Path ca,
+      Progress progress, Path logs) {
+    String scenario = sc.name();
     List<String> args = new ArrayList<>(List.of("--client", client, "--url", url.toString(), "--scenario", scenario,
         "--levels", String.join(",", concurrency.stream().map(String::valueOf).toList()),
         "--expect-bytes", Integer.toString(expect), "--warmup", Double.toString(warmup),
@@ -301,6 +357,13 @@ public final class BenchMain implements Callable<Integer> {
         "--timeout", Double.toString(timeout)));
     if (statsBase != null) {
       args.addAll(List.of("--stats-url", statsBase.toString()));
+    }
+    args.addAll(List.of("--wire", sc.wire().name()));
+    if (sc.wire().tls()) {
+      args.addAll(List.of("--ca", ca.toString()));
+    }
+    if (sc.engine() != null) {
+      args.addAll(List.of("--engine", sc.engine()));
     }
     Duration budget = secs(warmup + concurrency.size() * (rewarm + batches * duration + timeout + 10) + 60);
     Children.Outcome o = Children.run(Children.java(forwardedProperties(), ClientRunner.class, args), budget,

@@ -198,14 +198,16 @@ public final class Report {
     }
     double d = Results.delaySeconds(scenario);
     s.append("Ratios (side by side in this run):\n\n");
-    s.append("| c | strand req/s | fastest Java peer | strand ÷ best peer | wrk req/s | strand ÷ wrk | "
+    String refName = Scenario.of(scenario).wire().h2() ? "h2load" : "wrk";
+    s.append("| c | strand req/s | fastest Java peer | strand ÷ best peer | " + refName + " req/s | strand ÷ "
+        + refName + " | "
         + "strand-sync ÷ strand |").append(d > 0 ? " strand ÷ ideal |" : "").append("\n");
     s.append("|---:|---:|---|---:|---:|---:|---:|").append(d > 0 ? "---:|" : "").append("\n");
     for (int c : m.concurrency()) {
       Cell st = r.find("strand", scenario, c);
       Cell sync = r.find("strand-sync", scenario, c);
       Cell best = Targets.bestPeer(r.cells(), scenario, c);
-      Cell wrk = r.find("wrk", scenario, c);
+      Cell wrk = r.find(refName, scenario, c);
       Double sr = st != null && st.measured() ? st.rps() : null;
       s.append("| ").append(c)
           .append(" | ").append(num(sr))

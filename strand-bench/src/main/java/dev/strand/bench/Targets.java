@@ -59,6 +59,8 @@ public final class Targets {
     out.add(verdict("strand ≥ 1.0× fastest Java peer on /small, every c ≥ 10", peerOk, peerFails));
     out.add(verdict("strand ≥ 0.7× wrk on /small, every c ≥ 10", wrkOk, wrkFails));
 
+    http2(r, out);
+
     List<String> delayOk = new ArrayList<>();
     List<String> delayFails = new ArrayList<>();
     for (String scenario : r.meta().scenarios()) {
@@ -115,13 +117,16 @@ public final class Targets {
       if (!x.client().equals("strand") && !x.client().equals("strand-sync")) {
         continue;
       }
+      if (x.notApplicable()) {
+        continue;
+      }
       String where = x.client() + " " + x.scenario() + " c=" + x.concurrency();
       if (x.status().equals("failed")) {
         errBad.add(where + " failed: " + x.error());
         continue;
       }
       (x.errors() == 0 ? errOk : errBad).add(where + (x.errors() == 0 ? "" : " " + x.errors() + " errors: " + x.error()));
-      if (x.connections() != null) {
+      if (x.connections() != null && !Scenario.of(x.scenario()).handshake()) {
         (x.connections() <= x.concurrency() + CONNECTION_SLACK ? connOk : connBad)
             .add(where + " " + x.connections() + " connections");
       }
@@ -129,6 +134,53 @@ public final class Targets {
     out.add(verdict("strand, strand-sync: zero errors", errOk, errBad));
     out.add(verdict("strand, strand-sync: connections accepted ≤ concurrency + " + CONNECTION_SLACK, connOk, connBad));
     return out;
+  }
+
+  /** The Java clients that speak HTTP/2, which strand's h2 must match or beat. */
+  static final List<String> H2_PEERS = List.of("jdk", "okhttp", "jetty", "reactor", "vertx");
+  static final int H2_TARGET_STREAMS = 100;
+
+  private static void http2(Results r, List<Verdict> out) {
+    String h2 = "h2";
+    if (!r.meta().scenarios().contains(h2)) {
+      out.add(new Verdict("strand h2 ≥ 0.6× h2load at 100 streams", NOT_MEASURED, "no h2 scenario in this run"));
+      out.add(new Verdict("strand h2 ≥ every Java HTTP/2 peer", NOT_MEASURED, "no h2 scenario in this run"));
+      return;
+    }
+    List<String> ok = new ArrayList<>();
+    List<String> bad = new ArrayList<>();
+    Cell s = r.find("strand", h2, H2_TARGET_STREAMS);
+    Cell ref = r.find("h2load", h2, H2_TARGET_STREAMS);
+    if (s != null && ref != null && ref.measured()) {
+      if (!s.measured()) {
+        bad.add("strand c=100 " + s.status() + ": " + s.error());
+      } else {
+        double ratio = s.rps() / ref.rps();
+        (ratio >= 0.6 ? ok : bad).add(String.format("c=100 %.0f vs %.0f req/s = %.2f×", s.rps(), ref.rps(), ratio));
+      }
+    }
+    out.add(verdict("strand h2 ≥ 0.6× h2load at 100 streams", ok, bad));
+
+    List<String> peerOk = new ArrayList<>();
+    List<String> peerBad = new ArrayList<>();
+    for (int c : r.meta().concurrency()) {
+      Cell st = r.find("strand", h2, c);
+      for (String peer : H2_PEERS) {
+        Cell p = r.find(peer, h2, c);
+        if (p == null || !p.measured()) {
+          continue;
+        }
+        if (st == null || !st.measured()) {
+          peerBad.add(String.format("c=%d strand %s, %s %.0f", c, st == null ? "missing" : st.status(), peer,
+              p.rps()));
+          continue;
+        }
+        double ratio = st.rps() / p.rps();
+        (ratio >= 1.0 ? peerOk : peerBad).add(String.format("c=%d %.2f× %s", c, ratio, peer));
+      }
+    }
+    out.add(verdict("strand h2 ≥ every Java HTTP/2 peer (jdk, okhttp, jetty, reactor, vertx), each c", peerOk,
+        peerBad));
   }
 
   private static Verdict verdict(String target, List<String> ok, List<String> bad) {

@@ -53,6 +53,39 @@ class BenchSmokeTest {
   }
 
   @Test
+  @Timeout(240)
+  void httpsAndH2CellsRunWithStrandAndJdkOverVerifiedTls(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = BenchMain.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8),
+        "--clients", "strand,jdk,helidon", "--concurrency", "2", "--scenario", "https,h2",
+        "--warmup", "0.5", "--rewarm", "0.2", "--duration", "0.5", "--batches", "2", "--no-defaults", "--strict",
+        "--out", dir.toString());
+    String stdout = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, stdout + err);
+
+    Results r = Report.read(dir.resolve("results.json"));
+    for (String scenario : new String[] {"https", "h2"}) {
+      for (String client : new String[] {"strand", "jdk"}) {
+        Cell x = r.find(client, scenario, 2);
+        assertNotNull(x, client + " " + scenario);
+        assertEquals("ok", x.status(), String.valueOf(x));
+        assertEquals(0, x.errors());
+        // Counted on the HTTPS server, whose /stats is read over TLS with the bench CA.
+        assertNotNull(x.connections(), String.valueOf(x));
+        assertTrue(x.connections() >= 1 && x.connections() <= 2, String.valueOf(x));
+      }
+    }
+    // Multiplexed: strand's h2 needs a single connection for 2 streams.
+    assertEquals(1L, r.find("strand", "h2", 2).connections());
+    Cell helidonH2 = r.find("helidon", "h2", 2);
+    assertEquals("n/a", helidonH2.status());
+    assertTrue(stdout.contains("n/a (HTTP/2 needs helidon-webclient-http2"), stdout);
+    assertTrue(stdout.contains("strand h2 ≥ 0.6× h2load at 100 streams"), stdout);
+  }
+
+  @Test
   @Timeout(120)
   void strictModeFailsTheRunWhenAClientFails(@TempDir Path dir) {
     int code = BenchMain.run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),

@@ -15,18 +15,26 @@ final class StrandClients {
   static final String ASYNC_SETUP = "Client.builder().limits(Limits.ofConnections(N)).timeout(Timeout.of(30s)); "
       + "sendAsync(Request.get(url)), N in flight. TLS: tls(Tls.builder().trustPem(ca)); version HTTP_1_1 "
       + "(https), HTTP_2 (h2, ALPN; the client's own multiplexing on its pool) or HTTP_2_PRIOR_KNOWLEDGE (h2c); "
-      + "handshake: engine JDK or OPENSSL, maxKeepAliveConnections 0";
+      + "handshake: engine JDK or OPENSSL, maxKeepAliveConnections 0 and Connection: close";
   static final String SYNC_SETUP = "same client; blocking send(Request.get(url)) from N virtual threads";
 
   private StrandClients() {
   }
 
   static BenchClient async(ClientSpec spec) {
-    return new Async(build(spec), spec);
+    return new Async(build(spec), request(spec));
   }
 
   static BenchClient sync(ClientSpec spec) {
-    return new Sync(build(spec), spec);
+    return new Sync(build(spec), request(spec));
+  }
+
+  private static Request request(ClientSpec spec) {
+    // The pool may hand a released connection straight to a waiting request, keep-alive limit or not:
+    // "Connection: close" makes the server end every connection, so every request handshakes.
+    return spec.newConnectionEach()
+        ? Request.builder("GET", spec.url()).header("Connection", "close").build()
+        : Request.get(spec.url().toString());
   }
 
   private static Client build(ClientSpec spec) {
@@ -58,10 +66,6 @@ final class StrandClients {
   }
 
   private record Async(Client client, Request request) implements BenchClient {
-    Async(Client client, ClientSpec spec) {
-      this(client, Request.get(spec.url().toString()));
-    }
-
     @Override
     public boolean isBlocking() {
       return false;
@@ -83,10 +87,6 @@ final class StrandClients {
   }
 
   private record Sync(Client client, Request request) implements BenchClient {
-    Sync(Client client, ClientSpec spec) {
-      this(client, Request.get(spec.url().toString()));
-    }
-
     @Override
     public boolean isBlocking() {
       return true;
