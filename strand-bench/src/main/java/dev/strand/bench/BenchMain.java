@@ -25,8 +25,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code bin/strand bench}: starts the testkit server on loopback (its own JVM), runs each client in its own
- * fresh JVM per scenario, the references (wrk, aiohttp) when present, and the defaults probes; prints the
+ * {@code bin/strand bench}: starts the testkit server on loopback (its own JVM; with HTTPS and h2c siblings for
+ * the TLS and HTTP/2 scenarios), runs each client in its own fresh JVM per scenario, the references (wrk, h2load,
+ * aiohttp) when present, and the defaults probes; prints the
  * markdown report and writes results.json, results.csv, SVG charts and index.html.
  */
 @Command(name = "strand bench", mixinStandardHelpOptions = true, sortOptions = false,
@@ -187,6 +188,11 @@ public final class BenchMain implements Callable<Integer> {
     Path logs = Files.createDirectories(dir.resolve("logs"));
     Progress progress = new Progress(stderr, System.console() != null && stderr == System.err);
     List<String> notes = new ArrayList<>();
+    if (scenarios.stream().anyMatch(x -> Scenario.of(x).handshake())) {
+      notes.add("handshake-jdk / handshake-openssl: strand only, Connection: close and no keep-alive, so every "
+          + "request is a new TCP connection and a full TLS handshake (certificate verified against the test CA): "
+          + "req/s = handshakes/s, CPU µs/req = client CPU µs per handshake (and request).");
+    }
     if (!preset().equals("default")) {
       notes.add("Preset " + preset() + ": indicative only (short warm-up, few levels and batches). "
           + "Run without --quick for the thorough numbers.");

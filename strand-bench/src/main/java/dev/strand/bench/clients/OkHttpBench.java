@@ -19,7 +19,7 @@ import javax.net.ssl.X509TrustManager;
 final class OkHttpBench implements BenchClient {
 
   static final String SETUP = "Dispatcher maxRequests = maxRequestsPerHost = N; ConnectionPool(N idle, 5 min); "
-      + "protocols [HTTP_1_1] (h2: default [HTTP_2, HTTP_1_1] by ALPN, one multiplexed connection; h2c: "
+      + "protocols [HTTP_1_1] (h2: default [HTTP_2, HTTP_1_1] by ALPN, its own pool (several connections while the first is being set up); h2c: "
       + "[H2_PRIOR_KNOWLEDGE]); TLS: sslSocketFactory trusting the CA; connect/read/write timeout 30s; "
       + "enqueue(), body bytes() read in onResponse";
 
