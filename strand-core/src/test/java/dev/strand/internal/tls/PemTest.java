@@ -19,7 +19,7 @@ class PemTest {
 
   @BeforeAll
   static void generate() throws Exception {
-    pki = SharedPki.get();
+    pki = TestPki.shared();
   }
 
   @Test

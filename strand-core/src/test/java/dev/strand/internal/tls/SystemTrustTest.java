@@ -28,7 +28,7 @@ class SystemTrustTest {
 
   @BeforeAll
   static void generate() throws Exception {
-    pki = SharedPki.get();
+    pki = TestPki.shared();
     ca = pki.ca().certificate();
     clientCa = pki.clientCa().certificate();
     selfSigned = pki.selfSigned().certificate();

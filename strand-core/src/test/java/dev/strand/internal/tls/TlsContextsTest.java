@@ -22,7 +22,7 @@ class TlsContextsTest {
 
   @BeforeAll
   static void generate() throws Exception {
-    pki = SharedPki.get();
+    pki = TestPki.shared();
   }
 
   @Test

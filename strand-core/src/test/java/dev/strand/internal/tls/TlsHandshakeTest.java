@@ -47,7 +47,7 @@ class TlsHandshakeTest {
 
   @BeforeAll
   static void setUp() throws Exception {
-    pki = SharedPki.get();
+    pki = TestPki.shared();
     client = new HandshakeClient();
     servers = TlsTestServer.newGroup();
   }

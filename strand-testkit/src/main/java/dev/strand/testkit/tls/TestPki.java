@@ -102,6 +102,36 @@ public record TestPki(
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /**
+     * One PKI per JVM, generated on first use into a temporary directory that is deleted at exit:
+     * generating one takes seconds, so test classes share it. Read-only.
+     */
+    public static TestPki shared() {
+        return Shared.PKI;
+    }
+
+    private static final class Shared {
+        static final TestPki PKI = create();
+
+        private static TestPki create() {
+            try {
+                Path dir = Files.createTempDirectory("strand-test-pki");
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
+                return generate(dir);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        private static void deleteTree(Path dir) {
+            try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (IOException ignored) {
+                // a temporary directory left behind is harmless
+            }
+        }
+    }
+
     /** Generates everything into {@code dir} (created if missing; existing files are replaced). */
     public static TestPki generate(Path dir) throws IOException {
         try {
