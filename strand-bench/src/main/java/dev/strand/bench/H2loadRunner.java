@@ -2,7 +2,6 @@ package dev.strand.bench;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -24,7 +23,6 @@ final class H2loadRunner {
       "requests: (\\d+) total, (\\d+) started, (\\d+) done, (\\d+) succeeded, (\\d+) failed, (\\d+) errored, "
           + "(\\d+) timeout");
   private static final Pattern STATUS = Pattern.compile("status codes: (\\d+) 2xx");
-  private static final Pattern TIMES = Pattern.compile("(\\d+)m([0-9.]+)s\\s+(\\d+)m([0-9.]+)s");
 
   private H2loadRunner() {
   }
@@ -34,37 +32,13 @@ final class H2loadRunner {
   }
 
   /** One h2load run, parsed: requests are the 2xx responses, errors everything else that was started. */
-  record Run(long requests, double rps, long errors, Double cpuSeconds) {}
+  record Run(long requests, double rps, long errors, Double cpuSeconds) implements ReferenceLevel.Batch {}
 
   static Cell level(URI url, String scenario, int concurrency, Duration warm, Duration each, int batches,
       URI statsBase, Consumer<String> progress) {
-    long before = statsBase == null ? -1 : ServerStats.accepted(statsBase);
-    List<Double> rps = new ArrayList<>();
-    long requests = 0;
-    long errors = 0;
-    double cpu = 0;
-    try {
-      if (!warm.isZero()) {
-        progress.accept("h2load " + scenario + " c=" + concurrency + " warm-up");
-        run(url, concurrency, warm);
-      }
-      for (int b = 1; b <= batches; b++) {
-        progress.accept("h2load " + scenario + " c=" + concurrency + " batch " + b + "/" + batches);
-        Run r = run(url, concurrency, each);
-        rps.add(r.rps());
-        requests += r.requests();
-        errors += r.errors();
-        cpu += r.cpuSeconds() == null ? Double.NaN : r.cpuSeconds();
-      }
-    } catch (Exception e) {
-      return Cell.failed("h2load", "reference", scenario, concurrency, LoadLoop.describe(e));
-    }
-    long after = statsBase == null ? -1 : ServerStats.accepted(statsBase);
-    long conns = ServerStats.between(before, after);
-    Double cpuUs = Double.isNaN(cpu) || requests == 0 ? null : cpu * 1e6 / requests;
-    return Cell.measured("h2load", "reference", scenario, concurrency, rps, requests, errors,
-        errors > 0 ? "non-2xx, failed or timed-out requests reported by h2load" : null, cpuUs, null, null,
-        conns < 0 ? null : conns);
+    return ReferenceLevel.measure("h2load", H2loadRunner::run, ReferenceLevel.Batch::requests,
+        "non-2xx, failed or timed-out requests reported by h2load", url, scenario, concurrency, warm, each, batches,
+        statsBase, progress);
   }
 
   static Run run(URI url, int concurrency, Duration d) throws Exception {
@@ -92,16 +66,7 @@ final class H2loadRunner {
     long ok = s.find() ? Long.parseLong(s.group(1)) : 0;
     // "done" counts failed streams too; streams still open when the duration ends are neither.
     long errors = Math.max(0, done - ok);
-    Double cpu = null;
-    Matcher c = TIMES.matcher(text);
-    int line = 0;
-    while (c.find()) {
-      line++;
-      if (line == 2) {
-        cpu = Integer.parseInt(c.group(1)) * 60 + Double.parseDouble(c.group(2))
-            + Integer.parseInt(c.group(3)) * 60 + Double.parseDouble(c.group(4));
-      }
-    }
+    Double cpu = ReferenceLevel.childCpuSeconds(text);
     return new Run(ok, rps, errors, cpu);
   }
 }

@@ -4,7 +4,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -26,7 +25,6 @@ final class WrkRunner {
       "Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)");
   private static final Pattern PCT = Pattern.compile("^\\s+(50|99)(?:\\.0+)?%\\s+([0-9.]+)(us|ms|s|m)\\s*$",
       Pattern.MULTILINE);
-  private static final Pattern TIMES = Pattern.compile("(\\d+)m([0-9.]+)s\\s+(\\d+)m([0-9.]+)s");
 
   private WrkRunner() {
   }
@@ -46,45 +44,15 @@ final class WrkRunner {
   }
 
   /** One wrk run; parsed. */
-  record Run(long requests, double seconds, double rps, long errors, Double p50Ms, Double p99Ms, Double cpuSeconds) {}
+  record Run(long requests, double seconds, double rps, long errors, Double p50Ms, Double p99Ms, Double cpuSeconds)
+      implements ReferenceLevel.Batch {}
 
   static Cell level(URI url, String scenario, int concurrency, Duration warm, Duration each, int batches,
       URI statsBase, Consumer<String> progress) {
-    long before = statsBase == null ? -1 : ServerStats.accepted(statsBase);
-    List<Double> rps = new ArrayList<>();
-    long requests = 0;
-    long errors = 0;
-    double cpu = 0;
-    List<Double> p50 = new ArrayList<>();
-    List<Double> p99 = new ArrayList<>();
-    try {
-      if (!warm.isZero()) {
-        progress.accept("wrk " + scenario + " c=" + concurrency + " warm-up");
-        run(url, concurrency, warm);
-      }
-      for (int b = 1; b <= batches; b++) {
-        progress.accept("wrk " + scenario + " c=" + concurrency + " batch " + b + "/" + batches);
-        Run r = run(url, concurrency, each);
-        rps.add(r.rps());
-        requests += r.requests();
-        errors += r.errors();
-        cpu += r.cpuSeconds() == null ? Double.NaN : r.cpuSeconds();
-        if (r.p50Ms() != null) {
-          p50.add(r.p50Ms());
-        }
-        if (r.p99Ms() != null) {
-          p99.add(r.p99Ms());
-        }
-      }
-    } catch (Exception e) {
-      return Cell.failed("wrk", "reference", scenario, concurrency, LoadLoop.describe(e));
-    }
-    long after = statsBase == null ? -1 : ServerStats.accepted(statsBase);
-    long conns = ServerStats.between(before, after);
-    Double cpuUs = Double.isNaN(cpu) || requests == 0 ? null : cpu * 1e6 / requests;
-    return Cell.measured("wrk", "reference", scenario, concurrency, rps, requests - errors, errors,
-        errors > 0 ? "non-2xx responses or socket errors reported by wrk" : null, cpuUs, median(p50), median(p99),
-        conns < 0 ? null : conns);
+    // wrk's total counts non-2xx responses too.
+    return ReferenceLevel.measure("wrk", WrkRunner::run, b -> b.requests() - b.errors(),
+        "non-2xx responses or socket errors reported by wrk", url, scenario, concurrency, warm, each, batches,
+        statsBase, progress);
   }
 
   static Run run(URI url, int concurrency, Duration d) throws Exception {
@@ -134,17 +102,7 @@ final class WrkRunner {
         p99 = ms;
       }
     }
-    // `times` prints the shell's own user/sys, then its children's (wrk's) on the second line.
-    Double cpu = null;
-    Matcher c = TIMES.matcher(text);
-    int line = 0;
-    while (c.find()) {
-      line++;
-      if (line == 2) {
-        cpu = Integer.parseInt(c.group(1)) * 60 + Double.parseDouble(c.group(2))
-            + Integer.parseInt(c.group(3)) * 60 + Double.parseDouble(c.group(4));
-      }
-    }
+    Double cpu = ReferenceLevel.childCpuSeconds(text);
     return new Run(requests, seconds, rps, errors, p50, p99, cpu);
   }
 
@@ -156,14 +114,5 @@ final class WrkRunner {
       case "m" -> v * 60_000;
       default -> throw new IllegalArgumentException(unit);
     };
-  }
-
-  static Double median(List<Double> xs) {
-    if (xs.isEmpty()) {
-      return null;
-    }
-    List<Double> s = xs.stream().sorted().toList();
-    int n = s.size();
-    return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
   }
 }
