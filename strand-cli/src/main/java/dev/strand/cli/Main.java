@@ -23,7 +23,6 @@ public final class Main {
     PrintStream stderr = System.err;
     int code = run(args, stdout, stderr, Terminal.fromLauncher(System.getenv()));
     stderr.flush();
-    // No client.close(): the process is ending, and a graceful transport shutdown would only add latency.
     System.exit(code);
   }
 
