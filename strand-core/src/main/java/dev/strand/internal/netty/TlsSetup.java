@@ -20,7 +20,8 @@ final class TlsSetup {
   private CompletableFuture<TlsContext> building; // guarded by this
 
   /**
-   * @param configured the user's settings, or {@code null} for the system default built lazily
+   * @param configured the user's settings, or {@code null} for the system default (built lazily, as is
+   *     {@link Tls#system()} named explicitly)
    * @throws IllegalArgumentException if {@code configured} names unusable files
    */
   TlsSetup(Tls configured, Version version) {
@@ -30,7 +31,9 @@ final class TlsSetup {
       default -> List.of("http/1.1");
     };
     this.tls = configured != null ? configured : Tls.system();
-    if (configured != null) {
+    // The system store is read lazily even when named explicitly (~100 ms of a CLI call that may be
+    // plain http); other settings are built now, so files they name are checked up front.
+    if (tls != Tls.system()) {
       context = TlsContexts.get(configured, alpn);
     }
   }
