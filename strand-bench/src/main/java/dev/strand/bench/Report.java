@@ -90,7 +90,7 @@ public final class Report {
       s.append("\n");
     }
     s.append("Method: one fresh JVM per (client, scenario); levels in order; ").append(fmt(m.warmup()))
-        .append(" s warm-up on the first level, ").append(fmt(m.rewarm())).append(" s re-warm on the others; then ")
+        .append(" s warm-up on the first level (twice that on HTTP/2), ").append(fmt(m.rewarm())).append(" s re-warm on the others; then ")
         .append(m.batches()).append(" timed batches of ").append(fmt(m.duration()))
         .append(" s cut from continuous load. req/s = median of batches (min–max). CPU µs/req = client process "
             + "user+sys over the timed batches ÷ requests. p50/p99 = HdrHistogram over the timed batches. "
