@@ -226,7 +226,7 @@ class EventStreamTest {
   @Test
   void anEventOverTheLimitFailsAndDiscardsTheConnection() throws Exception {
     try (Client client = Client.builder().maxEventSize(20).build();
-        EventStream events = client.events(server.url("/sse?count=3"))) {
+        EventStream events = client.events(server.url("/sse/endless"))) {
       ProtocolException e = assertThrows(ProtocolException.class, events::next);
       assertTrue(e.getMessage().contains("limit of 20 bytes"), e.getMessage());
       assertNull(events.next(), "the stream is closed");

@@ -23,27 +23,17 @@ final class SseEndpoints {
 
     static final String MEDIA_TYPE = "text/event-stream";
 
-    /** What {@code /sse/split} sends: three events, "first\nsecond", "1 ☃ 2" (type café, id 7) and "last". */
-    static final String SPLIT_TEXT =
-            "data: first\r\ndata: second\r\n\r\nid: 7\nevent: café\ndata: 1 ☃ 2\r\r: keep-alive\ndata: last\n\n";
-
     /**
-     * {@link #SPLIT_TEXT} cut where a parser is most likely to stumble: after a CR whose LF starts the next piece
-     * (twice, the second time in a blank line), inside a two-byte and a three-byte UTF-8 sequence.
+     * {@link SseStreams#SPLIT_TEXT} cut where a parser is most likely to stumble: after a CR whose LF starts the
+     * next piece (twice, the second time in a blank line), inside a two-byte and a three-byte UTF-8 sequence, and
+     * after a CR followed by another CR (two line ends, not one).
      */
-    static final byte[][] SPLIT = cut(SPLIT_TEXT.getBytes(StandardCharsets.UTF_8),
-            bytesBefore("\ndata: second") ,
+    static final byte[][] SPLIT = cut(SseStreams.SPLIT_TEXT.getBytes(StandardCharsets.UTF_8),
+            bytesBefore("\ndata: second"),
             bytesBefore("\nid: 7"),
             bytesBefore("é") + 1,
             bytesBefore("☃") + 2,
-            bytesBefore(": keep-alive"));
-
-    /**
-     * The file nginx serves as {@code /events.sse} (see {@link NginxDocroot}): a BOM, a retry-only block, ticks
-     * 1 to 3, {@link #SPLIT_TEXT}, and an event cut off by the end of the file (never dispatched).
-     */
-    static final String RECORDED = "\uFEFF: recorded stream\nretry: 1000\n\n" + tick(1, true) + tick(2, false)
-            + tick(3, false) + SPLIT_TEXT + "data: cut off by the end of the file\n";
+            bytesBefore("\r: keep-alive"));
 
     /** {@code /sse/wrong-type}: an event stream's bytes, labelled text/plain. */
     static final Exchange WRONG_TYPE = Exchange.of(c -> c.send(HttpConnection.response(HttpResponseStatus.OK,
@@ -56,7 +46,8 @@ final class SseEndpoints {
     }
 
     private static int bytesBefore(String marker) {
-        return SPLIT_TEXT.substring(0, SPLIT_TEXT.indexOf(marker)).getBytes(StandardCharsets.UTF_8).length;
+        String text = SseStreams.SPLIT_TEXT;
+        return text.substring(0, text.indexOf(marker)).getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static byte[][] cut(byte[] bytes, int... offsets) {
@@ -90,12 +81,6 @@ final class SseEndpoints {
     private static void send(HttpConnection c, byte[] bytes) {
         c.sendContent(new DefaultHttpContent(Unpooled.wrappedBuffer(bytes)));
         c.flushSoon();
-    }
-
-    /** Event {@code n} of {@code /sse}: an id, a type, two data lines; the first also sets retry. */
-    static String tick(long n, boolean first) {
-        return (first ? "retry: 2500\n" : ": keep-alive\n") + "id: " + n + "\nevent: tick\ndata: tick " + n
-                + "\ndata: second line\n\n";
     }
 
     /** Base of the timed streams: sends the head, then calls {@link #step} every {@code interval} ms. */
@@ -136,7 +121,7 @@ final class SseEndpoints {
     }
 
     /**
-     * {@code /sse?count=N&interval=MS} (3, 0): N {@link #tick} events, numbered from 1, or from K+1 after a
+     * {@code /sse?count=N&interval=MS} (3, 0): N {@link SseStreams#tick} events, numbered from 1, or from K+1 after a
      * {@code Last-Event-ID: K}; a comment keep-alive before each but the first.
      */
     static final class Ticks extends Timed {
@@ -163,7 +148,7 @@ final class SseEndpoints {
         @Override
         boolean step() {
             if (next < end) {
-                send(conn, tick(next, next == first));
+                send(conn, SseStreams.tick(next, next == first));
                 next++;
             }
             return next < end;
@@ -198,7 +183,7 @@ final class SseEndpoints {
         @Override
         boolean step() {
             n++;
-            send(conn, tick(n, n == 1));
+            send(conn, SseStreams.tick(n, n == 1));
             return true;
         }
     }
@@ -220,11 +205,11 @@ final class SseEndpoints {
                 return;
             }
             c.sendHead(head(c));
-            send(c, tick(1, true));
+            send(c, SseStreams.tick(1, true));
         }
 
         private void release() {
-            send(conn, tick(2, false));
+            send(conn, SseStreams.tick(2, false));
             conn.endResponse();
         }
 
