@@ -70,6 +70,9 @@ public final class EventStream implements AutoCloseable, Iterable<ServerSentEven
           parser.feed(chunk);
         }
       } catch (RuntimeException e) {
+        if (closed) {
+          return null; // close() from another thread, racing the read it interrupted
+        }
         close();
         throw e;
       }

@@ -18,6 +18,7 @@ import java.util.Objects;
 public record ServerSentEvent(String event, String data, String id, Duration retry) {
   private static final int DATA_SHOWN = 200;
 
+  /** An event as the stream gave it (for tests and mocks; the stream makes these). */
   public ServerSentEvent {
     Objects.requireNonNull(event, "event");
     Objects.requireNonNull(data, "data");

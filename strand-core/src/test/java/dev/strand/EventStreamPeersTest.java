@@ -4,12 +4,10 @@ import static dev.strand.EventStreamTest.readAll;
 import static dev.strand.EventStreamTest.tick;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -22,20 +20,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(NettyLeakDetectorExtension.class)
 class EventStreamPeersTest {
 
-  static String peer(String variable) {
-    String url = System.getenv(variable);
-    if (url == null || url.isBlank()) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail(variable + " is not set on CI: run the tests through bin/test, which starts the peer");
-      }
-      Assumptions.abort(variable + " is not set: no peer to test against (bin/test starts one)");
-    }
-    return url;
-  }
-
   @Test
   void nginxServesARecordedStream() {
-    String nginx = peer("STRAND_NGINX_URL");
+    String nginx = Http2PeersTest.env("STRAND_NGINX_URL");
     try (Client client = Client.create(); EventStream events = client.events(nginx + "/events.sse")) {
       assertEquals("text/event-stream", events.response().headers().first("Content-Type"));
       // The file is SseEndpoints.RECORDED: a BOM, a retry-only block, ticks 1-3, the /sse/split text and an
@@ -51,7 +38,7 @@ class EventStreamPeersTest {
 
   @Test
   void aiohttpWritesAStreamAsItGoes() {
-    String aiohttp = peer("STRAND_AIOHTTP_SSE_URL");
+    String aiohttp = Http2PeersTest.env("STRAND_AIOHTTP_SSE_URL");
     try (Client client = Client.create()) {
       String lastId;
       try (EventStream events = client.events(aiohttp + "/events?count=3")) {

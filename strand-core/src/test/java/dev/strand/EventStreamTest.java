@@ -49,6 +49,12 @@ class EventStreamTest {
         first ? Duration.ofMillis(2500) : null);
   }
 
+  /** What {@code /sse/split} sends, however it is cut. */
+  static final List<ServerSentEvent> SPLIT_EVENTS = List.of(
+      new ServerSentEvent("message", "first\nsecond", "", null),
+      new ServerSentEvent("café", "1 ☃ 2", "7", null),
+      new ServerSentEvent("message", "last", "7", null));
+
   static List<ServerSentEvent> readAll(EventStream events) {
     List<ServerSentEvent> out = new ArrayList<>();
     for (ServerSentEvent e : events) {
@@ -130,10 +136,7 @@ class EventStreamTest {
   @Test
   void awkwardChunksParseAsOneStream() {
     try (Client client = Client.create(); EventStream events = client.events(server.url("/sse/split"))) {
-      assertEquals(List.of(
-          new ServerSentEvent("message", "first\nsecond", "", null),
-          new ServerSentEvent("café", "1 ☃ 2", "7", null),
-          new ServerSentEvent("message", "last", "7", null)), readAll(events));
+      assertEquals(SPLIT_EVENTS, readAll(events));
     }
   }
 
