@@ -24,6 +24,20 @@ public final class AsyncClient {
     return client.streamAsync(request);
   }
 
+  /** The async twin of {@link Client#events(String)}. */
+  public CompletableFuture<EventStream> events(String url) {
+    return events(Request.get(url));
+  }
+
+  /**
+   * The async twin of {@link Client#events(Request)}: completes once the response head has arrived and
+   * proved to be an event stream. Read the stream's events on a thread that may block, not in a
+   * continuation of this future.
+   */
+  public CompletableFuture<EventStream> events(Request request) {
+    return client.eventsAsync(request);
+  }
+
   public CompletableFuture<Response> get(String url) {
     return send(Request.get(url));
   }

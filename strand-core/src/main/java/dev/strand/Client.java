@@ -33,10 +33,12 @@ import java.util.function.Consumer;
 public final class Client implements AutoCloseable {
   private final ClientEngine engine;
   private final AsyncClient async;
+  private final int maxEventSize;
 
-  private Client(ClientEngine engine) {
+  private Client(ClientEngine engine, int maxEventSize) {
     this.engine = engine;
     this.async = new AsyncClient(this);
+    this.maxEventSize = maxEventSize;
   }
 
   public static Builder builder() {
@@ -70,6 +72,33 @@ public final class Client implements AutoCloseable {
   /** The async twin of {@link #stream(Request)}. */
   public CompletableFuture<StreamingResponse> streamAsync(Request request) {
     return engine.stream(request);
+  }
+
+  /**
+   * Opens a stream of server-sent events: a GET of {@code url} with {@code Accept: text/event-stream}.
+   * See {@link #events(Request)}.
+   */
+  public EventStream events(String url) {
+    return events(Request.get(url));
+  }
+
+  /**
+   * Sends {@code request} (with {@code Accept: text/event-stream} and {@code Cache-Control: no-cache}
+   * unless it sets them; its other headers, {@code Last-Event-ID} included, as they are) and returns once
+   * the response head has arrived and proved to be an event stream. Close the stream.
+   *
+   * @throws HttpStatusException for a 4xx or 5xx response (carrying its body when small)
+   * @throws ProtocolException for any other response but a 2xx {@code text/event-stream}, or a 204
+   *     (which gives an empty stream)
+   * @see EventStream
+   */
+  public EventStream events(Request request) {
+    return Futures.await(async.events(request), request);
+  }
+
+  /** The async twin of {@link #events(Request)}: the future completes once the head has arrived and passed. */
+  CompletableFuture<EventStream> eventsAsync(Request request) {
+    return engine.events(request, r -> EventStream.of(r, maxEventSize), EventStream::close);
   }
 
   /** The same calls, returning futures. */
@@ -153,6 +182,7 @@ public final class Client implements AutoCloseable {
     private boolean decompress = true;
     private Tls tls;
     private Version version = Version.HTTP_1_1;
+    private int maxEventSize = EventStream.DEFAULT_MAX_EVENT_SIZE;
 
     private Builder() {}
 
@@ -299,6 +329,19 @@ public final class Client implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Largest server-sent event {@link Client#events} accepts, in bytes: one line, or the data lines of
+     * one event (default {@link EventStream#DEFAULT_MAX_EVENT_SIZE}, 1 MiB). A larger one fails the
+     * stream with {@link ProtocolException}, so a hostile server cannot exhaust memory.
+     */
+    public Builder maxEventSize(int bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxEventSize must be >= 1: " + bytes);
+      }
+      this.maxEventSize = bytes;
+      return this;
+    }
+
     public Client build() {
       Transport t = transport;
       if (t == null) {
@@ -311,7 +354,7 @@ public final class Client implements AutoCloseable {
       ClientConfig config = new ClientConfig(baseUrl, headers.build(), List.copyOf(params), timeout,
           followRedirects, maxRedirects, allowHttpsToHttpRedirect, cookies, t, List.copyOf(requestHooks),
           List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress);
-      return new Client(new ClientEngine(config));
+      return new Client(new ClientEngine(config), maxEventSize);
     }
   }
 }

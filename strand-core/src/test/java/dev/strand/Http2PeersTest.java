@@ -27,11 +27,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class Http2PeersTest {
   static final long LARGE = 64L << 20;
 
-  private static String env(String name) {
+  /** The peer URL bin/test exported as {@code name}; a failure on CI without it, else the test is skipped. */
+  static String env(String name) {
     String v = System.getenv(name);
     if (v == null || v.isBlank()) {
       if ("true".equals(System.getenv("CI"))) {
-        fail(name + " is not set on CI: run the tests through bin/test, which starts the TLS and HTTP/2 peers");
+        fail(name + " is not set on CI: run the tests through bin/test, which starts the peers");
       }
       Assumptions.abort(name + " is not set: no peer to test against (bin/test starts them)");
     }

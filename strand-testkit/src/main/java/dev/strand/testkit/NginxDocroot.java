@@ -27,6 +27,7 @@ public final class NginxDocroot {
     }
     Files.writeString(dir.resolve("text.txt"), text(10_000), StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("chunked.shtml"), text(20_000), StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve("events.sse"), SseStreams.RECORDED, StandardCharsets.UTF_8);
   }
 
   /** {@code length} characters of readable ASCII text, lines of 64. */

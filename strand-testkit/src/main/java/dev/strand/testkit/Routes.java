@@ -32,6 +32,12 @@ final class Routes {
             case "/never" -> TimedEndpoints.NEVER;
             case "/drip" -> new TimedEndpoints.Drip();
             case "/trailers" -> StreamingEndpoints.trailers(TRAILERS_DEFAULT_BYTES);
+            case "/sse" -> new SseEndpoints.Ticks();
+            case "/sse/split" -> new SseEndpoints.Split();
+            case "/sse/endless" -> new SseEndpoints.Endless();
+            case "/sse/gated" -> new SseEndpoints.Gated();
+            case "/sse/release" -> SseEndpoints.RELEASE;
+            case "/sse/wrong-type" -> SseEndpoints.WRONG_TYPE;
             default -> null;
         };
         if (fixed != null) {

@@ -48,6 +48,16 @@
  *     {@code {"authenticated": false}} with {@code WWW-Authenticate: Basic realm="strand"}</td></tr>
  * <tr><td>{@code /bearer}</td><td>{@code {"authenticated": true, "token": "T"}}, or 401 with
  *     {@code WWW-Authenticate: Bearer}</td></tr>
+ * <tr><td>{@code /sse?count=N&interval=MS}</td><td>200 text/event-stream, chunked: N (3) events
+ *     {@code id: i / event: tick / data: tick i / data: second line}, one every MS (0) ms, numbered from 1, or
+ *     from K+1 after a request header {@code Last-Event-ID: K} (echoed as {@code x-last-event-id}); the first
+ *     carries {@code retry: 2500}, the others follow a {@code : keep-alive} comment</td></tr>
+ * <tr><td>{@code /sse/split}</td><td>an event stream in awkward pieces 10 ms apart (a CR ending one piece and
+ *     its LF starting the next, UTF-8 sequences cut in two)</td></tr>
+ * <tr><td>{@code /sse/endless}</td><td>a tick every 50 ms until the client goes away</td></tr>
+ * <tr><td>{@code /sse/gated?key=K}</td><td>tick 1, then tick 2 and the end only once
+ *     {@code /sse/release?key=K} (200, or 404 if nothing waits on K) has arrived</td></tr>
+ * <tr><td>{@code /sse/wrong-type}</td><td>200 text/plain with an event stream's bytes</td></tr>
  * <tr><td>{@code /never}</td><td>reads the request, never answers</td></tr>
  * <tr><td>{@code /stats}</td><td>{@code {"accepted": N, "open": M}}</td></tr>
  * <tr><td>{@code /fault/NAME}</td><td>raw bytes, then close: {@code close-after-headers},

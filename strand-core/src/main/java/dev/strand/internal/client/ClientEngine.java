@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The one request path behind {@code Client}: sync calls wait for these futures.
@@ -83,14 +86,40 @@ public final class ClientEngine {
 
   /** Sends the request and completes with the final response's head; its body streams, decoded. */
   public CompletableFuture<StreamingResponse> stream(Request request) {
+    return open(request, (r, call) -> CompletableFuture.completedFuture(r), StreamingResponse::close);
+  }
+
+  /**
+   * Opens a {@code text/event-stream}: sends {@code request} with the headers {@link EventStreams#prepare}
+   * adds, checks the final response ({@link EventStreams#check}) and completes with {@code wrap} of it;
+   * the wrapper owns the response from then on and {@code close} releases it.
+   */
+  public <T> CompletableFuture<T> events(Request request, Function<StreamingResponse, T> wrap, Consumer<T> close) {
+    return open(EventStreams.prepare(request),
+        (r, call) -> EventStreams.check(r, call.hopStartNanos).thenApply(wrap), close);
+  }
+
+  /**
+   * Sends the request and completes with {@code then} of the final response's head. A call
+   * cancelled meanwhile gets {@code close} of the value, since nobody else will see it.
+   */
+  private <T> CompletableFuture<T> open(
+      Request request, BiFunction<StreamingResponse, Call, CompletableFuture<T>> then, Consumer<T> close) {
     Call call = new Call();
-    CallFuture<StreamingResponse> result = new CallFuture<>(call);
+    CallFuture<T> result = new CallFuture<>(call);
     start(call, request).whenComplete((r, error) -> {
       if (error != null) {
         result.completeExceptionally(failure(error, request));
-      } else if (!result.complete(r)) {
-        r.close(); // cancelled meanwhile: nobody will close it
+        return;
       }
+      call.reading(r.responseBody());
+      then.apply(r, call).whenComplete((value, thenError) -> {
+        if (thenError != null) {
+          result.completeExceptionally(failure(thenError, r.request()));
+        } else if (!result.complete(value)) {
+          close.accept(value);
+        }
+      });
     });
     return result;
   }
