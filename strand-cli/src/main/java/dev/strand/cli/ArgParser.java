@@ -119,7 +119,10 @@ final class ArgParser {
       case "-F", "--form" -> o.form.add(pair(name, value));
       case "-o", "--output" -> o.output = value;
       case "--max-redirs" -> o.maxRedirects = count(name, value);
-      case "-m", "--timeout", "--max-time" -> o.timeoutSeconds = seconds(name, value);
+      case "-m", "--timeout", "--max-time" -> {
+        o.timeoutSeconds = seconds(name, value);
+        o.timeoutGiven = true;
+      }
       case "--connect-timeout" -> o.connectTimeoutSeconds = seconds(name, value);
       case "--retry" -> o.retry = count(name, value);
       case "--retry-delay" -> o.retryDelaySeconds = seconds(name, value);
@@ -143,6 +146,9 @@ final class ArgParser {
     }
     if (o.head && bodies > 0) {
       throw new UsageException("-I/--head sends no body; drop -d/--json/-F or use -X HEAD");
+    }
+    if (o.sse && (o.head || o.ws)) {
+      throw new UsageException("--sse reads one event stream: drop " + (o.head ? "-I/--head" : "--ws"));
     }
     if (o.key != null && o.cert == null) {
       throw new UsageException("--key needs --cert");

@@ -3,6 +3,7 @@ package dev.strand.cli;
 import dev.strand.ConnectException;
 import dev.strand.ConnectTimeoutException;
 import dev.strand.HttpException;
+import dev.strand.HttpStatusException;
 import dev.strand.InvalidUrlException;
 import dev.strand.PoolTimeoutException;
 import dev.strand.ProtocolException;
@@ -58,6 +59,11 @@ final class Failures {
     String on = on(e.request());
     if (e instanceof InvalidUrlException) {
       return new Failure(BAD_URL, e.getMessage());
+    }
+    if (e instanceof HttpStatusException s) { // --sse and --ws: an error status leaves nothing to print
+      String reason = s.response().reason();
+      return new Failure(HTTP_ERROR, "HTTP " + s.response().status() + (reason == null || reason.isEmpty() ? "" : " " + reason)
+          + on);
     }
     if (e instanceof TooManyRedirectsException) {
       return new Failure(TOO_MANY_REDIRECTS, withRequest(e.getMessage(), on));

@@ -7,7 +7,7 @@ final class Help {
   static String version() {
     String v = Help.class.getPackage().getImplementationVersion();
     return "strand " + (v != null ? v : "dev") + " (Strand HTTP client; Java " + System.getProperty("java.version")
-        + ")\nFeatures: gzip deflate multipart retry\n";
+        + ")\nFeatures: gzip deflate multipart retry TLS HTTP/2 proxy SSE WebSocket\n";
   }
 
   static final String TEXT = """
@@ -47,12 +47,24 @@ final class Help {
             --compressed         ask for gzip/deflate and decompress (default)
             --no-compressed      ask for and decode no compression
         -f, --fail               exit 22, printing no body, when the status is 400 or more
-            --http1.1            use HTTP/1.1 (the only protocol for now)
-            --proxy URL, --no-proxy-env   proxies (not supported yet: --proxy fails; HTTP(S)_PROXY
-                                 in the environment fails unless NO_PROXY lists the host or
-                                 --no-proxy-env is given)
-        Not supported yet (exit 2): --cacert FILE, -k/--insecure, --cert FILE --key FILE, --http2,
-        --http2-prior-knowledge, --sse, --ws.
+            --http1.1            HTTP/1.1 only (the default)
+            --http2              offer HTTP/2 over TLS (ALPN), falling back to HTTP/1.1
+            --http2-prior-knowledge   HTTP/2 without negotiation (h2c on http://)
+        -x, --proxy URL          send through this HTTP proxy (http://[user:pass@]host:port); https://
+                                 URLs go through a CONNECT tunnel
+            --no-proxy-env       ignore http_proxy, HTTPS_PROXY, ALL_PROXY and NO_PROXY (read by default)
+
+      TLS:
+            --cacert FILE        trust only the CA certificates in this PEM file
+        -k, --insecure           do not verify the server's certificate (a warning is printed)
+        -E, --cert FILE --key FILE   client certificate and key (PEM)
+
+      Streams:
+            --sse                print each server-sent event as it arrives (event:/id:/data: lines,
+                                 a blank line between); no read timeout unless -m is given
+            --ws                 open a WebSocket (ws://, wss://, or http(s)://): each stdin line is
+                                 sent as a text message, each message received is printed as a line;
+                                 ends when stdin ends or the server closes (-v shows the close code)
 
       Other:
         -h, --help               this help
@@ -70,6 +82,8 @@ final class Help {
         strand -F title=holiday -F 'photo=@beach.jpg;type=image/jpeg' http://127.0.0.1:8080/sink
         strand -o big.bin --retry 3 http://127.0.0.1:8080/bytes/52428800
         strand -f -s http://127.0.0.1:8080/status/404 || echo "failed with $?"
+        strand --sse http://127.0.0.1:8080/sse?count=3
+        echo hello | strand --ws ws://127.0.0.1:8080/ws/echo
         strand serve --port 8080        # the loopback test server
         strand bench --help             # the benchmark
       """;

@@ -22,6 +22,8 @@ final class Options {
   boolean location;
   int maxRedirects = 20;
   double timeoutSeconds = 5;
+  /** Whether -m/--timeout was given (else --sse reads without a timeout). */
+  boolean timeoutGiven;
   double connectTimeoutSeconds = -1;
   int retry;
   double retryDelaySeconds = -1;
@@ -61,9 +63,6 @@ final class Options {
 
   /** The first flag given for a feature Strand does not have yet, or null. */
   String unsupportedFlag() {
-    if (sse) {
-      return "--sse";
-    }
     if (ws) {
       return "--ws";
     }

@@ -2,6 +2,7 @@ package dev.strand.cli;
 
 import dev.strand.Auth;
 import dev.strand.Client;
+import dev.strand.EventStream;
 import dev.strand.Headers;
 import dev.strand.HttpException;
 import dev.strand.Limits;
@@ -69,8 +70,39 @@ final class Transfer {
     // Closed before the process exits: HotSpot's exit waits up to 300 ms for threads blocked in native
     // code, and an open client's I/O thread sits in the selector (measured: 514 -> ~200 ms per call).
     try (Client client = client(request)) {
-      return transfer(client, request);
+      return o.sse ? events(client, request) : transfer(client, request);
     }
+  }
+
+  /** {@code --sse}: one stream, its events printed as they arrive; a status of 400 or more fails (exit 22). */
+  private int events(Client client, Request request) throws IOException, CliException {
+    long start = System.nanoTime();
+    try (EventStream events = client.events(request)) {
+      if (o.include) {
+        writeHeads(events.response());
+        stdout.flush();
+      }
+      boolean toStdout = o.output == null || o.output.equals("-");
+      OutputStream out = toStdout ? stdout : openOutput();
+      long count;
+      try {
+        count = EventPrinter.printAll(events, out);
+      } catch (IOException e) {
+        if (toStdout) {
+          throw e;
+        }
+        throw new CliException(Failures.WRITE_ERROR, "cannot write " + o.output + ": " + e.getMessage());
+      } finally {
+        if (!toStdout) {
+          closeOutput(out);
+        }
+      }
+      if (o.verbose) {
+        err.println("* " + count + " events in " + millis(System.nanoTime() - start) + " ms; the server ended the stream"
+            + (events.lastEventId().isEmpty() ? "" : " (last event ID " + events.lastEventId() + ")"));
+      }
+    }
+    return Failures.OK;
   }
 
   private int transfer(Client client, Request request) throws IOException, CliException {
@@ -95,6 +127,9 @@ final class Transfer {
 
   private Client client(Request request) throws UsageException {
     Timeout timeout = o.timeoutSeconds == 0 ? Timeout.none() : Timeout.of(duration(o.timeoutSeconds));
+    if (o.sse && !o.timeoutGiven) {
+      timeout = timeout.withRead(null); // an event stream may stay silent for long; curl has no read timeout
+    }
     if (o.connectTimeoutSeconds >= 0) {
       timeout = timeout.withConnect(o.connectTimeoutSeconds == 0 ? null : duration(o.connectTimeoutSeconds));
     }
@@ -125,8 +160,10 @@ final class Transfer {
     }
     if (o.verbose) {
       err.println("* strand " + (Help.class.getPackage().getImplementationVersion() + ", Java ")
-          + System.getProperty("java.version") + "; timeouts: connect " + Failures.seconds(seconds(timeout.connect()))
-          + ", read/write " + Failures.seconds(seconds(timeout.read())));
+          + System.getProperty("java.version") + "; timeouts: connect "
+          + (timeout.connect() == null ? "none" : Failures.seconds(seconds(timeout.connect())))
+          + ", read " + (timeout.read() == null ? "none" : Failures.seconds(seconds(timeout.read())))
+          + ", write " + (timeout.write() == null ? "none" : Failures.seconds(seconds(timeout.write()))));
       b.onRequest(this::printRequest);
     }
     b.onResponse(this::onResponse);
@@ -263,7 +300,7 @@ final class Transfer {
   }
 
   /** curl's {@code -i}: the status line and headers of every response received, CRLF-terminated. */
-  private void writeHeads(StreamingResponse last) throws IOException {
+  private void writeHeads(ResponseHead last) throws IOException {
     List<ResponseHead> all;
     synchronized (heads) {
       all = new ArrayList<>(heads);

@@ -70,7 +70,106 @@ final class Cli {
     return exec(List.of("script", "-qefc", line.toString(), "/dev/null"), env, null);
   }
 
-  private static Result exec(List<String> command, Map<String, String> env, byte[] stdin) {
+  /**
+   * Starts the launcher and returns at once, for a conversation: stdout is read line by line as it
+   * arrives and stdin stays open until {@link Running#closeStdin()}.
+   */
+  static Running start(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(LAUNCHER.toString());
+    command.addAll(List.of(args));
+    try {
+      return new Running(builder(command, Map.of()).start());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A launcher process in conversation with a test; {@link #close()} kills it if it is still running. */
+  static final class Running implements AutoCloseable {
+    // Blocking reads on their own threads: the common pool has one thread on a 2-core machine.
+    private static final java.util.concurrent.Executor READERS = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+    private final Process process;
+    private final java.io.BufferedReader stdout;
+    private final CompletableFuture<byte[]> stderr;
+
+    Running(Process process) {
+      this.process = process;
+      this.stdout = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+      this.stderr = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()), READERS);
+    }
+
+    /** The next line of stdout, waiting at most {@code seconds}; fails the test on timeout or end of output. */
+    String readLine(long seconds) {
+      CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
+        try {
+          return stdout.readLine();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }, READERS);
+      try {
+        String s = line.get(seconds, TimeUnit.SECONDS);
+        if (s == null) {
+          fail("stdout ended; stderr:\n" + stderrSoFar());
+        }
+        return s;
+      } catch (java.util.concurrent.TimeoutException e) {
+        process.destroyForcibly();
+        throw new AssertionError("no line on stdout within " + seconds + " s", e);
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    }
+
+    /** Writes one line to stdin and flushes it. */
+    void writeLine(String line) {
+      try {
+        process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    void closeStdin() {
+      try {
+        process.getOutputStream().close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    /** Waits for the exit (failing the test after {@code seconds}); returns the exit code. */
+    int waitFor(long seconds) {
+      try {
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          fail("strand did not exit within " + seconds + " s");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+      return process.exitValue();
+    }
+
+    /** What was printed on stderr; only once the process has exited. */
+    String stderr() {
+      return new String(stderr.join(), StandardCharsets.UTF_8);
+    }
+
+    private String stderrSoFar() {
+      return process.isAlive() ? "(still running)" : stderr();
+    }
+
+    @Override
+    public void close() {
+      process.destroyForcibly();
+    }
+  }
+
+  private static ProcessBuilder builder(List<String> command, Map<String, String> env) {
     assertTrue(Files.isExecutable(LAUNCHER), "launcher not found at " + LAUNCHER);
     ProcessBuilder pb = new ProcessBuilder(command);
     Map<String, String> e = pb.environment();
@@ -80,6 +179,11 @@ final class Cli {
     }
     e.put("STRAND_NO_BUILD", "1");
     e.putAll(env);
+    return pb;
+  }
+
+  private static Result exec(List<String> command, Map<String, String> env, byte[] stdin) {
+    ProcessBuilder pb = builder(command, env);
     long start = System.nanoTime();
     try {
       Process p = pb.start();
