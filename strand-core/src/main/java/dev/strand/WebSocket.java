@@ -95,7 +95,7 @@ public interface WebSocket {
     default void onPong(WebSocket ws, byte[] payload) {}
 
     /**
-     * The closing handshake completed (whoever started it) and the connection is closed.
+     * The closing handshake completed (whoever started it); the connection is closed right after.
      *
      * @param code the status the peer sent, or 1005 if its Close frame had none
      * @param reason the peer's reason, or empty

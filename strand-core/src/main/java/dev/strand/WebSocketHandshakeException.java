@@ -8,6 +8,7 @@ public class WebSocketHandshakeException extends ProtocolException {
   private final int status;
   private final transient Headers headers;
 
+  /** For transports: the server answered {@code status} with {@code headers} to {@code request}. */
   public WebSocketHandshakeException(String message, Request request, int status, Headers headers) {
     super(message, request);
     this.status = status;
