@@ -4,6 +4,7 @@ module dev.strand {
 
   requires io.netty.buffer;
   requires io.netty.codec;
+  requires io.netty.codec.compression;
   requires io.netty.codec.http;
   requires io.netty.codec.http2;
   requires io.netty.common;

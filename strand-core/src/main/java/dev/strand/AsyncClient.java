@@ -69,4 +69,20 @@ public final class AsyncClient {
   public CompletableFuture<Response> query(String url, RequestBody body) {
     return send(Client.shortcut("QUERY", url, body));
   }
+
+  /** The async twin of {@link Client#websocket(String, WebSocket.Listener)}; a bad URL fails the future. */
+  public CompletableFuture<WebSocket> websocket(String url, WebSocket.Listener listener) {
+    Request request;
+    try {
+      request = Client.webSocketRequest(url);
+    } catch (InvalidUrlException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return websocket(request, listener);
+  }
+
+  /** The async twin of {@link Client#websocket(Request, WebSocket.Listener)}. */
+  public CompletableFuture<WebSocket> websocket(Request request, WebSocket.Listener listener) {
+    return client.websocketAsync(request, listener);
+  }
 }

@@ -2,6 +2,7 @@ package dev.strand;
 
 import dev.strand.internal.client.ClientConfig;
 import dev.strand.internal.client.ClientEngine;
+import dev.strand.internal.websocket.WebSocketUrls;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +102,54 @@ public final class Client implements AutoCloseable {
     return engine.events(request, r -> EventStream.of(r, maxEventSize), EventStream::close);
   }
 
+  /**
+   * Opens a WebSocket to {@code url} ({@code ws://} or {@code wss://}; {@code http(s)://} and URLs
+   * relative to the base URL are taken too) and returns once the server accepted the handshake;
+   * {@code listener} receives its messages. See {@link #websocket(Request, WebSocket.Listener)}.
+   *
+   * @throws InvalidUrlException if {@code url} is not a WebSocket or HTTP URL
+   * @throws WebSocketHandshakeException if the server answers other than 101
+   * @throws HttpException if connecting fails (ConnectException, ConnectTimeoutException,
+   *     ReadTimeoutException while waiting for the answer, TlsException...)
+   */
+  public WebSocket websocket(String url, WebSocket.Listener listener) {
+    return websocket(webSocketRequest(url), listener);
+  }
+
+  /**
+   * Opens a WebSocket with {@code request} as the handshake (GET, no body; use
+   * {@link Request#builder(String, String)} with an {@code http(s)} URL for {@code ws(s)}): its
+   * headers are sent, {@code Sec-WebSocket-Protocol} lists the subprotocols offered
+   * ({@link WebSocket#subprotocol()} tells which one the server chose). Like any request it gets the
+   * client's default headers, {@code User-Agent}, {@link Auth} (applied once: a 401 is not answered)
+   * and cookies; redirects are not followed. The socket has its own connection, and
+   * {@link #close()} aborts it. Its timeouts are the request's (else the client's): connect, then
+   * read for the handshake answer.
+   *
+   * {@snippet :
+   * Request handshake = Request.builder("GET", "http://127.0.0.1:8080/ws/echo")
+   *     .header("Sec-WebSocket-Protocol", "chat")
+   *     .build();
+   * WebSocket ws = client.websocket(handshake, new WebSocket.Listener() {});
+   * }
+   *
+   * @throws WebSocketHandshakeException if the server answers other than 101
+   * @throws HttpException if connecting fails
+   */
+  public WebSocket websocket(Request request, WebSocket.Listener listener) {
+    return Futures.await(websocketAsync(request, listener), request);
+  }
+
+  CompletableFuture<WebSocket> websocketAsync(Request request, WebSocket.Listener listener) {
+    return engine.websocket(request, listener);
+  }
+
+  /** The request for a WebSocket URL: {@code ws(s)} maps to {@code http(s)}, which a Request holds. */
+  static Request webSocketRequest(String url) {
+    Objects.requireNonNull(url, "url");
+    return Request.get(WebSocketUrls.toRequestUrl(url));
+  }
+
   /** The same calls, returning futures. */
   public AsyncClient async() {
     return async;
@@ -179,6 +228,7 @@ public final class Client implements AutoCloseable {
     private String userAgent = "strand/" + StrandVersion.VERSION;
     private Auth auth;
     private long maxBodySize = Long.MAX_VALUE;
+    private int webSocketMaxMessageSize = 16 * 1024 * 1024;
     private boolean decompress = true;
     private Tls tls;
     private Version version = Version.HTTP_1_1;
@@ -298,6 +348,19 @@ public final class Client implements AutoCloseable {
     }
 
     /**
+     * Largest WebSocket message a socket of this client receives, in bytes after decompression
+     * (default 16 MiB): a larger one (in one frame or fragmented) closes the socket with status 1009
+     * and {@link WebSocket.Listener#onError} reports a {@link ProtocolException}.
+     */
+    public Builder webSocketMaxMessageSize(int bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("webSocketMaxMessageSize must be >= 1: " + bytes);
+      }
+      this.webSocketMaxMessageSize = bytes;
+      return this;
+    }
+
+    /**
      * Send {@code Accept-Encoding} and decompress responses (default true): gzip and deflate
      * always, zstd when {@code com.github.luben:zstd-jni} is on the class path; brotli is not
      * supported (such bodies arrive undecoded). A decoded response no longer has
@@ -353,7 +416,8 @@ public final class Client implements AutoCloseable {
       }
       ClientConfig config = new ClientConfig(baseUrl, headers.build(), List.copyOf(params), timeout,
           followRedirects, maxRedirects, allowHttpsToHttpRedirect, cookies, t, List.copyOf(requestHooks),
-          List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress);
+          List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress,
+          webSocketMaxMessageSize);
       return new Client(new ClientEngine(config), maxEventSize);
     }
   }

@@ -56,6 +56,18 @@ public final class NettyTransport implements Transport {
     return engine.send(request);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @implNote Netty's version-13 handshaker, with permessage-deflate offered (and the frames
+   *     compressed when the server accepts it). Over TLS, ALPN offers only {@code http/1.1}, whatever
+   *     the {@link Builder#version} policy. The connection is not pooled; {@link #close()} aborts it.
+   */
+  @Override
+  public CompletableFuture<WebSocket> websocket(Request request, WebSocket.Listener listener, int maxMessageSize) {
+    return engine.websocket(request, listener, maxMessageSize);
+  }
+
   @Override
   public ClientStats stats() {
     return engine.stats();

@@ -17,6 +17,22 @@ import java.util.concurrent.CompletableFuture;
 public interface Transport extends AutoCloseable {
   CompletableFuture<StreamingResponse> send(Request request);
 
+  /**
+   * Opens a WebSocket: sends {@code request} (an absolute {@code http}/{@code https} URL, for
+   * {@code ws}/{@code wss}; GET, no body, its headers added to the handshake) as the opening
+   * handshake on a connection of its own, and completes once the server has answered
+   * {@code 101 Switching Protocols}, after {@link WebSocket.Listener#onOpen}. Another answer fails
+   * with {@link WebSocketHandshakeException}; the request's connect and read timeouts bound the
+   * connection and the wait for the answer. Received messages larger than {@code maxMessageSize}
+   * bytes end the socket with status 1009.
+   *
+   * <p>The default fails with {@link ProtocolException}: a transport supports WebSockets only if it says so.
+   */
+  default CompletableFuture<WebSocket> websocket(Request request, WebSocket.Listener listener, int maxMessageSize) {
+    return CompletableFuture.failedFuture(new ProtocolException(
+        "this transport does not support WebSockets (" + getClass().getName() + ")", request));
+  }
+
   /** A snapshot of this transport's connections. */
   default ClientStats stats() {
     return ClientStats.EMPTY;

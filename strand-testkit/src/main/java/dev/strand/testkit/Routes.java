@@ -60,6 +60,7 @@ final class Routes {
             case "/status" -> withLength(arg, BasicEndpoints::status);
             case "/basic-auth" -> BasicEndpoints.basicAuth(arg);
             case "/fault" -> FaultEndpoints.route(arg);
+            case "/ws" -> WebSocketEndpoints.route(arg);
             default -> NOT_FOUND;
         };
     }

@@ -63,6 +63,12 @@
  * <tr><td>{@code /fault/NAME}</td><td>raw bytes, then close: {@code close-after-headers},
  *     {@code reset-mid-body} (TCP RST after 1 KiB of 100000), {@code wrong-length}, {@code bad-status-line},
  *     {@code bad-chunk}, {@code both-lengths}, {@code close} (no bytes), {@code huge-headers} (over 128 KiB)</td></tr>
+ * <tr><td>{@code /ws/echo?fragment=N&deflate=1}</td><td>WebSocket (HTTP/1.1): echoes text and binary
+ *     messages, in frames of N bytes if given; permessage-deflate if {@code deflate=1} and offered; selects the
+ *     first subprotocol offered</td></tr>
+ * <tr><td>{@code /ws/close?code=C&reason=R}</td><td>WebSocket that the server closes at once with C (1000) and R</td></tr>
+ * <tr><td>{@code /ws/invalid-utf8}</td><td>WebSocket that sends one text frame that is not UTF-8</td></tr>
+ * <tr><td>{@code /ws/reject}</td><td>403 instead of 101</td></tr>
  * <tr><td>anything else</td><td>404 text/plain</td></tr>
  * </table>
  * Malformed requests get 400 and a close; an unsupported {@code Expect} gets 417 and a close.

@@ -27,4 +27,5 @@ public record ClientConfig(
     String userAgent,
     Auth auth,
     long maxBodySize,
-    boolean decompress) {}
+    boolean decompress,
+    int webSocketMaxMessageSize) {}

@@ -7,8 +7,10 @@ import dev.strand.Response;
 import dev.strand.ResponseBody;
 import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
+import dev.strand.WebSocket;
 import dev.strand.internal.cookie.CookieJar;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -21,7 +23,8 @@ import java.util.function.Function;
  *
  * <p>A call runs {@link RequestDefaults} once, then a chain of links, outermost first: auth,
  * redirects, cookies, decompression, hooks, transport. Links a client does not use (no auth,
- * redirects off, no hooks...) are left out of its chain when it is built.
+ * redirects off, no hooks...) are left out of its chain when it is built. A WebSocket handshake
+ * takes a chain of its own, built per socket, that ends in {@link WebSocketLink}.
  */
 public final class ClientEngine {
   private final ClientConfig config;
@@ -38,23 +41,31 @@ public final class ClientEngine {
     this.config = config;
     this.defaults = new RequestDefaults(config);
     this.jar = jar;
-    Link link = new TransportLink(config.transport());
+    this.chain = chain(new TransportLink(config.transport()), false);
+  }
+
+  /**
+   * The links this client uses in front of {@code last}. A WebSocket handshake skips decompression
+   * (it has no body) and redirects (a WebSocket is opened where it was asked for, as the JDK does).
+   */
+  private Link chain(Link last, boolean webSocket) {
+    Link link = last;
     if (!config.requestHooks().isEmpty() || !config.responseHooks().isEmpty()) {
       link = new HookLink(config.requestHooks(), config.responseHooks(), link);
     }
-    if (config.decompress()) {
+    if (config.decompress() && !webSocket) {
       link = new DecompressLink(link);
     }
     if (jar != null) {
       link = new CookieLink(jar, link);
     }
-    if (config.followRedirects()) {
+    if (config.followRedirects() && !webSocket) {
       link = new RedirectLink(config.maxRedirects(), config.allowHttpsToHttpRedirect(), link);
     }
     if (config.auth() != null) {
       link = new AuthLink(config.auth(), link);
     }
-    this.chain = link;
+    return link;
   }
 
   /** Sends the request and reads the whole (decoded) body of the final response. */
@@ -124,7 +135,34 @@ public final class ClientEngine {
     return result;
   }
 
+  /**
+   * Opens a WebSocket: the handshake request gets the client's defaults and passes the same links as
+   * a request (auth, cookies, hooks; see {@link #chain}), then the transport opens the socket.
+   */
+  public CompletableFuture<WebSocket> websocket(Request request, WebSocket.Listener listener) {
+    Objects.requireNonNull(listener, "listener");
+    Call call = new Call();
+    CallFuture<WebSocket> result = new CallFuture<>(call);
+    WebSocketLink last = new WebSocketLink(config.transport(), listener, config.webSocketMaxMessageSize());
+    start(call, request, chain(last, true)).whenComplete((head, error) -> {
+      WebSocket ws = last.opened();
+      if (error != null) {
+        if (ws != null) {
+          ws.abort(); // opened, then a link after the transport failed (a response hook threw)
+        }
+        result.completeExceptionally(failure(error, request));
+      } else if (!result.complete(ws)) {
+        ws.abort(); // cancelled meanwhile
+      }
+    });
+    return result;
+  }
+
   private CompletableFuture<StreamingResponse> start(Call call, Request request) {
+    return start(call, request, chain);
+  }
+
+  private CompletableFuture<StreamingResponse> start(Call call, Request request, Link chain) {
     try {
       return chain.proceed(call, defaults.apply(request));
     } catch (RuntimeException e) {

@@ -62,6 +62,12 @@ final class ErrorMapper {
     return new TransportException(m, request, e);
   }
 
+  /** The TLS context could not be built (the system trust store is unreadable, say). */
+  static dev.strand.TlsException tlsSetup(Throwable error, Request request) {
+    return new dev.strand.TlsException(dev.strand.TlsException.Reason.OTHER,
+        "cannot set up TLS: " + error.getMessage() + " (" + request + ")", request, error);
+  }
+
   static ReadTimeoutException readTimeout(Request request, long nanos) {
     return new ReadTimeoutException("read timed out after " + seconds(nanos) + " (" + request + ")", request);
   }

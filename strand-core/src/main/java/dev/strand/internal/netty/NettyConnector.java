@@ -9,12 +9,14 @@ import dev.strand.internal.pool.Waiter;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.util.NetUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * Opens TCP connections and builds their pipeline. Cleartext HTTP/1.1: response decoder, then
@@ -40,45 +42,13 @@ final class NettyConnector implements Connector<NettyConnection> {
     Duration limit = forWaiter instanceof Exchange x && x.request.timeout() != null
         ? x.request.timeout().connect()
         : Timeout.DEFAULT.connect();
-    Bootstrap b = new Bootstrap()
-        .group(engine.loops.group)
-        .channel(engine.loops.channelType)
-        .option(ChannelOption.AUTO_READ, false)
-        .option(ChannelOption.TCP_NODELAY, true)
-        .option(ChannelOption.SO_KEEPALIVE, true)
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, limit == null ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, limit.toMillis())))
-        .handler(new ChannelInitializer<Channel>() {
-          @Override
-          protected void initChannel(Channel ch) {
-            setUp(ch, origin, limit, request);
-          }
-        });
-    String host = origin.socketHost();
-    if (NetUtil.isValidIpV4Address(host) || NetUtil.isValidIpV6Address(host)) {
-      connect(b, new InetSocketAddress(host, origin.port()), origin);
-    } else {
-      Thread.ofVirtual().name("strand-resolve").start(() -> {
-        InetAddress address;
-        try {
-          address = InetAddress.getByName(host);
-        } catch (Exception e) {
-          engine.pool.connectFailed(origin, e);
-          return;
-        }
-        connect(b, new InetSocketAddress(address, origin.port()), origin);
-      });
-    }
-  }
-
-  /** HTTP/2 connections carry many exchanges: a burst waits for one rather than opening one per request. */
-  @Override
-  public int expectedCapacity(Origin origin) {
-    boolean h2 = engine.version == Version.HTTP_2_PRIOR_KNOWLEDGE || (engine.version == Version.HTTP_2 && origin.isHttps());
-    return h2 ? Http2Connection.DEFAULT_STREAMS : 1;
-  }
-
-  private void connect(Bootstrap b, InetSocketAddress address, Origin origin) {
-    b.connect(address).addListener((ChannelFuture f) -> {
+    Bootstrap b = bootstrap(engine, limit).handler(new ChannelInitializer<Channel>() {
+      @Override
+      protected void initChannel(Channel ch) {
+        setUp(ch, origin, limit, request);
+      }
+    });
+    resolveThenConnect(b, origin, f -> {
       if (f.isSuccess()) {
         Channel ch = f.channel();
         Http1ResponseHandler h1 = ch.pipeline().get(Http1ResponseHandler.class);
@@ -89,7 +59,49 @@ final class NettyConnector implements Connector<NettyConnection> {
       } else {
         engine.pool.connectFailed(origin, f.cause());
       }
+    }, e -> engine.pool.connectFailed(origin, e));
+  }
+
+  /** A bootstrap with the options every connection of this engine uses: auto-read off, no Nagle, keep-alive. */
+  static Bootstrap bootstrap(NettyEngine engine, Duration connectLimit) {
+    return new Bootstrap()
+        .group(engine.loops.group)
+        .channel(engine.loops.channelType)
+        .option(ChannelOption.AUTO_READ, false)
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.SO_KEEPALIVE, true)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+            connectLimit == null ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectLimit.toMillis())));
+  }
+
+  /**
+   * Connects {@code b} to the origin; a host name is resolved on a virtual thread first (the JDK
+   * resolver blocks). {@code connected} sees the connect future; {@code unresolved} the resolver's failure.
+   */
+  static void resolveThenConnect(Bootstrap b, Origin origin, ChannelFutureListener connected,
+      Consumer<Exception> unresolved) {
+    String host = origin.socketHost();
+    if (NetUtil.isValidIpV4Address(host) || NetUtil.isValidIpV6Address(host)) {
+      b.connect(new InetSocketAddress(host, origin.port())).addListener(connected);
+      return;
+    }
+    Thread.ofVirtual().name("strand-resolve").start(() -> {
+      InetAddress address;
+      try {
+        address = InetAddress.getByName(host);
+      } catch (Exception e) {
+        unresolved.accept(e);
+        return;
+      }
+      b.connect(new InetSocketAddress(address, origin.port())).addListener(connected);
     });
+  }
+
+  /** HTTP/2 connections carry many exchanges: a burst waits for one rather than opening one per request. */
+  @Override
+  public int expectedCapacity(Origin origin) {
+    boolean h2 = engine.version == Version.HTTP_2_PRIOR_KNOWLEDGE || (engine.version == Version.HTTP_2 && origin.isHttps());
+    return h2 ? Http2Connection.DEFAULT_STREAMS : 1;
   }
 
   private void setUp(Channel ch, Origin origin, Duration limit, Request request) {

@@ -7,6 +7,7 @@ import dev.strand.Request;
 import dev.strand.StreamingResponse;
 import dev.strand.Tls;
 import dev.strand.Version;
+import dev.strand.WebSocket;
 import dev.strand.internal.pool.ConnectionPool;
 import dev.strand.internal.pool.Connector;
 import dev.strand.internal.pool.Origin;
@@ -21,6 +22,7 @@ public final class NettyEngine {
   final ConnectionPool<NettyConnection> pool;
   final TlsSetup tls;
   final Version version;
+  private final WebSocketConnector webSockets;
   private final long expiryNanos;
   private volatile boolean closed;
 
@@ -34,7 +36,7 @@ public final class NettyEngine {
    */
   public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative, Tls tls, Version version) {
     this(limits, new TlsSetup(tls, version), EventLoops.create(ioThreads, preferNative), version,
-        (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize));
+        (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize), maxHeaderSize);
   }
 
   /** With another way to connect: tests put HTTP/1.1 connections on an {@code EmbeddedChannel}. */
@@ -42,12 +44,14 @@ public final class NettyEngine {
   NettyEngine(Limits limits, EventLoops loops, Function<NettyEngine, Connector<Http1Connection>> connector) {
     // A connector of Http1Connections only ever hands the pool NettyConnections; waiters are Exchanges.
     this(limits, new TlsSetup(null, Version.HTTP_1_1), loops, Version.HTTP_1_1,
-        (ConnectorFactory) e -> (Connector<NettyConnection>) (Connector<?>) connector.apply(e));
+        (ConnectorFactory) e -> (Connector<NettyConnection>) (Connector<?>) connector.apply(e), 64 * 1024);
   }
 
   // TLS first: a configuration error then fails before any thread is started.
-  private NettyEngine(Limits limits, TlsSetup tls, EventLoops loops, Version version, ConnectorFactory connector) {
+  private NettyEngine(Limits limits, TlsSetup tls, EventLoops loops, Version version, ConnectorFactory connector,
+      int maxHeaderSize) {
     this.loops = loops;
+    this.webSockets = new WebSocketConnector(this, maxHeaderSize);
     this.tls = tls;
     this.version = version;
     this.pool = new ConnectionPool<>(limits, connector.create(this), System::nanoTime);
@@ -70,8 +74,7 @@ public final class NettyEngine {
       // The default context is built once, on first use, off the event loops (it reads the system CAs).
       tls.whenReady().whenComplete((ctx, error) -> {
         if (error != null) {
-          exchange.fail(new dev.strand.TlsException(dev.strand.TlsException.Reason.OTHER,
-              "cannot set up TLS: " + error.getMessage() + " (" + request + ")", request, error));
+          exchange.fail(ErrorMapper.tlsSetup(error, request));
         } else {
           acquire(origin, exchange);
         }
@@ -80,6 +83,18 @@ public final class NettyEngine {
     }
     acquire(origin, exchange);
     return exchange.future;
+  }
+
+  /** See {@link dev.strand.Transport#websocket}: a dedicated connection, outside the pool. */
+  public CompletableFuture<WebSocket> websocket(Request request, WebSocket.Listener listener, int maxMessageSize) {
+    if (closed) {
+      return CompletableFuture.failedFuture(new dev.strand.TransportException("the client is closed", request));
+    }
+    return webSockets.open(request, listener, maxMessageSize);
+  }
+
+  boolean isClosed() {
+    return closed;
   }
 
   private void acquire(Origin origin, Exchange exchange) {
@@ -97,6 +112,7 @@ public final class NettyEngine {
       return;
     }
     closed = true;
+    webSockets.closeAll();
     pool.close();
     loops.shutdown();
   }

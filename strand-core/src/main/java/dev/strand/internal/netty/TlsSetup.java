@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
  * seconds on a slow machine, which a client that only speaks {@code http} should not pay.
  */
 final class TlsSetup {
+  private static final List<String> HTTP_1_1 = List.of("http/1.1");
   final Tls tls;
   final List<String> alpn;
   private volatile TlsContext context;
@@ -28,7 +29,7 @@ final class TlsSetup {
     this.alpn = switch (version) {
       case HTTP_2 -> List.of("h2", "http/1.1");
       case HTTP_2_PRIOR_KNOWLEDGE -> List.of("h2");
-      default -> List.of("http/1.1");
+      default -> HTTP_1_1;
     };
     this.tls = configured != null ? configured : Tls.system();
     // The system store is read lazily even when named explicitly (~100 ms of a CLI call that may be
@@ -69,6 +70,25 @@ final class TlsSetup {
       });
     }
     return building;
+  }
+
+  /**
+   * The context for a connection that must speak HTTP/1.1 (a WebSocket's): this engine's own when it
+   * offers only http/1.1, else the same settings with ALPN limited to http/1.1, built off the calling thread.
+   */
+  CompletableFuture<TlsContext> whenHttp1Ready() {
+    if (alpn.equals(HTTP_1_1)) {
+      return whenReady();
+    }
+    CompletableFuture<TlsContext> f = new CompletableFuture<>();
+    Thread.ofVirtual().name("strand-tls-init").start(() -> {
+      try {
+        f.complete(TlsContexts.get(tls, HTTP_1_1)); // cached after the first build
+      } catch (RuntimeException | Error e) {
+        f.completeExceptionally(e);
+      }
+    });
+    return f;
   }
 
   /** {@code "jdk"} or {@code "openssl"} once a context exists, else {@code "none"}. */
