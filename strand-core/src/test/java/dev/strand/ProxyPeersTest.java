@@ -65,15 +65,15 @@ class ProxyPeersTest {
   @Test
   void httpThroughTinyproxyIsForwardedWithVia() {
     try (Client client = client(Proxy.http(peer("STRAND_TINYPROXY_URL")), Version.HTTP_1_1)) {
-      long before = http.acceptedConnections();
+      byte[] upload = Payloads.bytes(200_000);
+      assertTrue(client.post(http.url("/sink"), RequestBody.of(upload)).text().contains("\"bytes\": 200000"));
+      // tinyproxy closes each client connection after one response (without saying so), so there is
+      // no reuse to see here (ProxyTest shows it against TestProxy): a GET finding its idle connection
+      // closed is sent again on a new one. A POST would not be, hence it went first.
       for (int i = 0; i < 10; i++) {
         String headers = client.get(http.url("/headers")).text();
         assertTrue(headers.contains("tinyproxy"), "the Via header tinyproxy adds: " + headers);
       }
-      assertEquals(1, client.stats().connectionsOpened(), "the connection to the proxy is reused");
-      assertTrue(http.acceptedConnections() - before >= 1);
-      byte[] upload = Payloads.bytes(200_000);
-      assertTrue(client.post(http.url("/sink"), RequestBody.of(upload)).text().contains("\"bytes\": 200000"));
     }
   }
 
@@ -102,9 +102,12 @@ class ProxyPeersTest {
       assertTrue(right.get(http.url("/headers")).text().contains("tinyproxy"));
       assertArrayEquals(Payloads.SMALL, right.get("https://localhost:" + https.port() + "/small").bytes());
       for (Client c : new Client[] {wrong, none}) {
-        assertEquals(407, c.get(http.url("/headers")).status(), "an absolute-form request gets the 407 as a response");
+        // An answer, not an exception. tinyproxy 1.11 says 401 here (407 only to CONNECT).
+        int status = c.get(http.url("/headers")).status();
+        assertTrue(status == 401 || status == 407, "status " + status);
         ConnectException e = assertThrows(ConnectException.class, () -> c.get("https://localhost:" + https.port() + "/small"));
-        assertTrue(e.getMessage().contains("refused the tunnel to localhost:" + https.port() + ": 407 "), e.getMessage());
+        // tinyproxy 1.11 answers CONNECT without credentials with 401, where RFC 9110 says 407.
+        assertTrue(e.getMessage().matches(".*refused the tunnel to localhost:" + https.port() + ": 40[17] .*"), e.getMessage());
       }
     }
   }

@@ -150,10 +150,14 @@ public final class TestProxy implements AutoCloseable {
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
       seen.add(new Seen(req.method() + " " + req.uri() + " " + req.protocolVersion(),
           req.headers().get(HttpHeaderNames.PROXY_AUTHORIZATION)));
+      boolean connect = req.method().equals(HttpMethod.CONNECT);
+      if (connect) {
+        connects.incrementAndGet();
+      }
       if (silent) {
         return;
       }
-      if (!req.method().equals(HttpMethod.CONNECT)) {
+      if (!connect) {
         byte[] body = (req.method() + " " + req.uri()).getBytes(StandardCharsets.UTF_8);
         FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
             Unpooled.wrappedBuffer(body));
@@ -165,7 +169,6 @@ public final class TestProxy implements AutoCloseable {
         }
         return;
       }
-      connects.incrementAndGet();
       if (connectStatus != 200) {
         FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(connectStatus));
         res.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
