@@ -9,6 +9,8 @@ module dev.strand {
   requires io.netty.codec.http2;
   requires io.netty.common;
   requires io.netty.handler;
+  requires io.netty.handler.proxy;
+  requires io.netty.resolver;
   requires io.netty.transport;
   requires io.netty.transport.classes.epoll;
   requires static com.fasterxml.jackson.databind;

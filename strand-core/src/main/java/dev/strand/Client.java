@@ -233,6 +233,7 @@ public final class Client implements AutoCloseable {
     private Tls tls;
     private Version version = Version.HTTP_1_1;
     private int maxEventSize = EventStream.DEFAULT_MAX_EVENT_SIZE;
+    private Proxy proxy;
 
     private Builder() {}
 
@@ -405,12 +406,34 @@ public final class Client implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The proxy of the default transport (default {@link Proxy#none()}; the environment is read only
+     * if asked, with {@link Proxy#fromEnvironment()}); see {@link Proxy}. Unlike {@link #tls} it is
+     * not ignored with {@link #transport(Transport)}: {@link #build()} then fails, since requests
+     * would silently bypass the proxy. Set it on that transport instead.
+     */
+    public Builder proxy(Proxy proxy) {
+      this.proxy = Objects.requireNonNull(proxy, "proxy (use Proxy.none() for none)");
+      return this;
+    }
+
+    /**
+     * @throws IllegalStateException if both {@link #proxy} and {@link #transport} are set
+     * @throws IllegalArgumentException if {@link #tls} names a missing or unusable file
+     */
     public Client build() {
       Transport t = transport;
+      if (t != null && proxy != null) {
+        throw new IllegalStateException("proxy(...) configures the default transport, but transport(...) is set: "
+            + "give the proxy to that transport (NettyTransport.builder().proxy(...)) instead");
+      }
       if (t == null) {
         NettyTransport.Builder nb = NettyTransport.builder().limits(limits).version(version);
         if (tls != null) {
           nb.tls(tls);
+        }
+        if (proxy != null) {
+          nb.proxy(proxy);
         }
         t = nb.build();
       }

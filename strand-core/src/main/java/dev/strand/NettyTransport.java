@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The default transport: HTTP/1.1 and HTTP/2 (see {@link Builder#version}) over TCP or TLS
- * ({@link Builder#tls}) on Netty, native epoll when available (else NIO), with a per-origin
+ * ({@link Builder#tls}), directly or through a {@link Proxy} ({@link Builder#proxy}), on Netty, native epoll when available (else NIO), with a per-origin
  * connection pool whose acquire, release and hand-off cost O(1) whatever its size. An HTTP/1.1
  * connection carries one exchange at a time; an HTTP/2 connection as many as the server's
  * SETTINGS_MAX_CONCURRENT_STREAMS (at most 1000); beyond that the pool opens another connection
@@ -39,7 +39,7 @@ public final class NettyTransport implements Transport {
   private final NettyEngine engine;
 
   private NettyTransport(Builder b) {
-    this.engine = new NettyEngine(b.limits, b.ioThreads, b.maxHeaderSize, b.preferNative, b.tls, b.version);
+    this.engine = new NettyEngine(b.limits, b.ioThreads, b.maxHeaderSize, b.preferNative, b.tls, b.version, b.proxy.routes);
   }
 
   /** A transport with default limits. */
@@ -86,8 +86,23 @@ public final class NettyTransport implements Transport {
     private boolean preferNative = true;
     private Tls tls;
     private Version version = Version.HTTP_1_1;
+    private Proxy proxy = Proxy.none();
 
     private Builder() {}
+
+    /**
+     * The proxy to connect through (default {@link Proxy#none()}: the environment is not read unless
+     * asked, with {@link Proxy#fromEnvironment()}).
+     *
+     * @implNote Connections are pooled per target origin, whichever proxy they go through: the proxy
+     *     depends only on the origin, so a tunnel never carries another origin's requests, and
+     *     {@link NettyTransport#stats()} counts them under the target origin. Requests to a forwarding HTTP proxy
+     *     are not shared between origins either: each origin has its own connections to the proxy.
+     */
+    public Builder proxy(Proxy proxy) {
+      this.proxy = Objects.requireNonNull(proxy, "proxy (use Proxy.none() for none)");
+      return this;
+    }
 
     /**
      * TLS settings for {@code https} origins (default {@link Tls#system()}). A configured context is

@@ -14,10 +14,10 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.time.Duration;
 
 /**
- * Settles a new connection before the pool sees it: the TLS handshake (first in the pipeline for
- * {@code https}), then the protocol, HTTP/2 if ALPN chose {@code h2} (or by prior knowledge), else
- * HTTP/1.1. Reports exactly one of {@code connected} (HTTP/1.1 here; HTTP/2 once the server's
- * SETTINGS arrived, in {@link Http2Connection}) or {@code connectFailed} to the pool.
+ * Settles a new {@code https} connection before the pool sees it: the TLS handshake, then the
+ * protocol, HTTP/2 if ALPN chose {@code h2} (or by prior knowledge), else HTTP/1.1. Reports exactly
+ * one of {@code connected} (HTTP/1.1 here; HTTP/2 once the server's SETTINGS arrived, in
+ * {@link Http2Connection}) or {@code connectFailed} to the pool.
  */
 final class ConnectionSetup extends ChannelInboundHandlerAdapter {
   private final NettyEngine engine;
@@ -38,23 +38,13 @@ final class ConnectionSetup extends ChannelInboundHandlerAdapter {
     this.ssl = ssl;
   }
 
+  /** Starts TLS on {@code ch}, connected to the origin (perhaps through a tunnel). */
   static void install(Channel ch, NettyEngine engine, Origin origin, Duration limit, Request request,
       int maxHeaderSize) {
-    SslHandler ssl = null;
-    if (origin.isHttps()) {
-      ssl = engine.tls.context().newHandler(ch.alloc(), origin.host(), origin.port(), limit);
-      ch.pipeline().addLast("tls", ssl)
-          .addLast("tls-errors", new TlsErrorTranslator(origin.socketHost(), origin.port(), engine.tls.tls));
-    }
-    ch.pipeline().addLast("setup", new ConnectionSetup(engine, origin, limit, request, maxHeaderSize, ssl));
-  }
-
-  @Override
-  public void channelActive(ChannelHandlerContext ctx) {
-    ctx.fireChannelActive();
-    if (ssl == null) {
-      settle(ctx, true); // h2c with prior knowledge: nothing to negotiate
-    }
+    SslHandler ssl = engine.tls.context().newHandler(ch.alloc(), origin.host(), origin.port(), limit);
+    ch.pipeline().addLast("tls", ssl)
+        .addLast("tls-errors", new TlsErrorTranslator(origin.socketHost(), origin.port(), engine.tls.tls))
+        .addLast("setup", new ConnectionSetup(engine, origin, limit, request, maxHeaderSize, ssl));
   }
 
   @Override
@@ -98,7 +88,7 @@ final class ConnectionSetup extends ChannelInboundHandlerAdapter {
     if (http2) {
       Http2Connection.install(ch, engine, origin, limit, maxHeaderSize);
     } else {
-      Http1Connection c = NettyConnector.http1(ch, engine, origin, maxHeaderSize);
+      Http1Connection c = NettyConnector.http1(ch, engine, origin, null, maxHeaderSize);
       engine.pool.connected(origin, c);
       ch.read();
     }

@@ -10,9 +10,11 @@ import dev.strand.Request;
 import dev.strand.TransportException;
 import dev.strand.WriteTimeoutException;
 import dev.strand.internal.pool.Origin;
+import dev.strand.internal.proxy.ProxyServer;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.proxy.HttpProxyHandler;
 import java.io.IOException;
 import java.nio.channels.UnresolvedAddressException;
 import java.net.UnknownHostException;
@@ -26,22 +28,52 @@ final class ErrorMapper {
     if (cause instanceof HttpException e) {
       return e.request() == request ? e : sameKind(e, request);
     }
-    String where = origin.socketHost() + ":" + origin.port();
+    return unreachable(cause, request, origin.socketHost() + ":" + origin.port());
+  }
+
+  /** The proxy could not be reached (resolved, connected to). */
+  static HttpException proxyUnreachable(Throwable cause, ProxyServer proxy, Request request) {
+    return unreachable(cause, request, "proxy " + proxy.authority());
+  }
+
+  private static HttpException unreachable(Throwable cause, Request request, String where) {
     if (cause instanceof io.netty.channel.ConnectTimeoutException) {
-      var limit = request.timeout() == null ? null : request.timeout().connect();
+      var limit = request == null || request.timeout() == null ? null : request.timeout().connect();
       return new ConnectTimeoutException("connect to " + where + " timed out"
-          + (limit == null ? "" : " after " + seconds(limit.toNanos())) + " (" + request + ")", request, cause);
+          + (limit == null ? "" : " after " + seconds(limit.toNanos())) + suffix(request), request, cause);
     }
-    String why;
+    return new ConnectException("cannot connect to " + where + ": " + why(cause) + suffix(request), request, cause);
+  }
+
+  /** The proxy did not open the tunnel: it answered CONNECT with an error status, or SOCKS with a failure. */
+  static ConnectException tunnelFailed(Throwable cause, ProxyServer proxy, Origin origin, Request request) {
+    // Netty words it "http, basic, /127.0.0.1:3128 => host:443, status: 407 Proxy Authentication Required".
+    String m = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+    int arrow = m.indexOf(" => ");
+    int comma = arrow < 0 ? -1 : m.indexOf(", ", arrow);
+    String detail = comma < 0 ? m : m.substring(comma + 2);
+    String verb = cause instanceof HttpProxyHandler.HttpProxyConnectException ? " refused the tunnel to " : " failed to open a tunnel to ";
+    return new ConnectException("proxy " + proxy.authority() + verb + origin.socketHost() + ":" + origin.port() + ": "
+        + (detail.startsWith("status: ") ? detail.substring(8) : detail) + suffix(request), request, cause);
+  }
+
+  static ConnectTimeoutException tunnelTimeout(ProxyServer proxy, Origin origin, java.time.Duration limit, Request request) {
+    return new ConnectTimeoutException("connect to " + origin.socketHost() + ":" + origin.port() + " through proxy "
+        + proxy.authority() + " timed out after " + seconds(limit.toNanos()) + suffix(request), request);
+  }
+
+  private static String why(Throwable cause) {
     if (cause instanceof UnknownHostException || cause instanceof UnresolvedAddressException) {
-      why = "unknown host";
+      return "unknown host";
     } else if (cause instanceof java.net.ConnectException && cause.getMessage() != null
         && cause.getMessage().contains("refused")) {
-      why = "connection refused";
-    } else {
-      why = cause.getMessage() != null ? cause.getMessage() : cause.toString();
+      return "connection refused";
     }
-    return new ConnectException("cannot connect to " + where + ": " + why + " (" + request + ")", request, cause);
+    return cause.getMessage() != null ? cause.getMessage() : cause.toString();
+  }
+
+  private static String suffix(Request request) {
+    return request == null ? "" : " (" + request + ")";
   }
 
   /** The same kind of exception as {@code e}, attributed to {@code request}. */

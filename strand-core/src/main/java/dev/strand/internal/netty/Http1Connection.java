@@ -7,6 +7,7 @@ import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.Version;
 import dev.strand.internal.pool.Origin;
+import dev.strand.internal.proxy.ProxyServer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -21,7 +22,6 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,7 +42,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   final Channel channel;
   private final NettyEngine engine;
   private final ResponseDecoder decoder;
-  private final byte[] hostLine;
+  private final RequestWriter.Target target;
   private final int maxHeaderSize;
   private final boolean[] flags = new boolean[2];
   private final Runnable timerTask = this::onTimer;
@@ -72,12 +72,14 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   private boolean timerArmed;
   private long timerAt;
 
-  Http1Connection(Channel channel, NettyEngine engine, ResponseDecoder decoder, Origin origin, int maxHeaderSize) {
+  /** @param forwardingProxy the HTTP proxy this channel talks to (absolute-form requests), or {@code null} */
+  Http1Connection(Channel channel, NettyEngine engine, ResponseDecoder decoder, Origin origin,
+      ProxyServer forwardingProxy, int maxHeaderSize) {
     this.channel = channel;
     this.engine = engine;
     this.decoder = decoder;
     this.maxHeaderSize = maxHeaderSize;
-    this.hostLine = ("Host: " + origin.hostHeader() + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+    this.target = RequestWriter.Target.of(origin, forwardingProxy);
   }
 
   EventLoop eventLoop() {
@@ -128,7 +130,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     long length = RequestWriter.framedLength(x.request);
     requestLength = length;
     boolean expect = x.request.expectContinue() && length != 0 && length != -2;
-    ByteBuf head = RequestWriter.encode(channel.alloc(), x.request, hostLine, length, expect, flags);
+    ByteBuf head = RequestWriter.encode(channel.alloc(), x.request, target, length, expect, flags);
     forceClose = flags[RequestWriter.CLOSE];
     progressAt = System.nanoTime();
     if (length == -2 || length == 0 || flags[RequestWriter.INLINED]) {

@@ -11,6 +11,8 @@ import dev.strand.WebSocket;
 import dev.strand.internal.pool.ConnectionPool;
 import dev.strand.internal.pool.Connector;
 import dev.strand.internal.pool.Origin;
+import dev.strand.internal.proxy.ProxyRoutes;
+import dev.strand.internal.proxy.ProxyServer;
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,19 +25,18 @@ public final class NettyEngine {
   final TlsSetup tls;
   final Version version;
   private final WebSocketConnector webSockets;
+  private final ProxyRoutes proxy;
   private final long expiryNanos;
   private volatile boolean closed;
 
-  public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative) {
-    this(limits, ioThreads, maxHeaderSize, preferNative, null, Version.HTTP_1_1);
-  }
-
   /**
    * @param tls the TLS settings, or {@code null} for {@link Tls#system()} built on first use
+   * @param proxy which proxy each origin is reached through
    * @throws IllegalArgumentException if {@code tls} names unusable files (its context is built here)
    */
-  public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative, Tls tls, Version version) {
-    this(limits, new TlsSetup(tls, version), EventLoops.create(ioThreads, preferNative), version,
+  public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative, Tls tls, Version version,
+      ProxyRoutes proxy) {
+    this(limits, new TlsSetup(tls, version), EventLoops.create(ioThreads, preferNative), version, proxy,
         (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize), maxHeaderSize);
   }
 
@@ -43,14 +44,15 @@ public final class NettyEngine {
   @SuppressWarnings("unchecked")
   NettyEngine(Limits limits, EventLoops loops, Function<NettyEngine, Connector<Http1Connection>> connector) {
     // A connector of Http1Connections only ever hands the pool NettyConnections; waiters are Exchanges.
-    this(limits, new TlsSetup(null, Version.HTTP_1_1), loops, Version.HTTP_1_1,
+    this(limits, new TlsSetup(null, Version.HTTP_1_1), loops, Version.HTTP_1_1, ProxyRoutes.DIRECT,
         (ConnectorFactory) e -> (Connector<NettyConnection>) (Connector<?>) connector.apply(e), 64 * 1024);
   }
 
   // TLS first: a configuration error then fails before any thread is started.
-  private NettyEngine(Limits limits, TlsSetup tls, EventLoops loops, Version version, ConnectorFactory connector,
-      int maxHeaderSize) {
+  private NettyEngine(Limits limits, TlsSetup tls, EventLoops loops, Version version, ProxyRoutes proxy,
+      ConnectorFactory connector, int maxHeaderSize) {
     this.loops = loops;
+    this.proxy = proxy;
     this.webSockets = new WebSocketConnector(this, maxHeaderSize);
     this.tls = tls;
     this.version = version;
@@ -101,6 +103,14 @@ public final class NettyEngine {
     if (pool.acquire(origin, exchange, false)) {
       exchange.armPoolTimer();
     }
+  }
+
+  /**
+   * The proxy to reach {@code origin} through, or {@code null} to connect directly. It depends on
+   * the origin alone, so the pool's per-origin keying keeps each route's connections apart.
+   */
+  ProxyServer proxyFor(Origin origin) {
+    return proxy.select(origin.scheme(), origin.host(), origin.port());
   }
 
   public ClientStats stats() {

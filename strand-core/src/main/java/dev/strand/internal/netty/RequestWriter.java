@@ -3,6 +3,8 @@ package dev.strand.internal.netty;
 import dev.strand.Headers;
 import dev.strand.Request;
 import dev.strand.RequestBody;
+import dev.strand.internal.pool.Origin;
+import dev.strand.internal.proxy.ProxyServer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.net.URI;
@@ -30,6 +32,30 @@ final class RequestWriter {
 
   private RequestWriter() {}
 
+  /**
+   * What a connection adds to every request head: its {@code Host} line and, on a connection to a
+   * forwarding proxy, the absolute-form prefix of the request target and the proxy's credentials.
+   *
+   * @param hostLine {@code "Host: ...\r\n"} of the connection's origin
+   * @param absolutePrefix {@code "http://host:port"} before the path, or {@code null} for origin form
+   * @param proxyAuthorization {@code "Proxy-Authorization: ...\r\n"}, or {@code null}
+   */
+  record Target(byte[] hostLine, byte[] absolutePrefix, byte[] proxyAuthorization) {
+    static Target of(Origin origin, ProxyServer forwardingProxy) {
+      byte[] host = ascii("Host: " + origin.hostHeader() + "\r\n");
+      if (forwardingProxy == null) {
+        return new Target(host, null, null);
+      }
+      String auth = forwardingProxy.basicAuthorization();
+      return new Target(host, ascii(origin.scheme() + "://" + origin.hostHeader()),
+          auth == null ? null : ascii("Proxy-Authorization: " + auth + "\r\n"));
+    }
+
+    private static byte[] ascii(String s) {
+      return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+  }
+
   /** Body length to announce: the body's own, {@code -1} for chunked, {@code -2} for no body at all. */
   static long framedLength(Request request) {
     RequestBody body = request.body();
@@ -47,12 +73,12 @@ final class RequestWriter {
    * Encodes the head, plus the body if it is in memory, small and not held back by
    * {@code expectContinue}.
    *
-   * @param hostLine {@code "Host: ...\r\n"} of the connection's origin
+   * @param target the connection's part of the head
    * @param flags out: {@code [INLINED]} whether the body is in the buffer, {@code [CLOSE]} whether the
    *     request asks for {@code Connection: close}
    * @return the buffer to write
    */
-  static ByteBuf encode(ByteBufAllocator alloc, Request request, byte[] hostLine, long length, boolean expectContinue,
+  static ByteBuf encode(ByteBufAllocator alloc, Request request, Target target, long length, boolean expectContinue,
       boolean[] flags) {
     byte[] buffered = request.body() == null ? null : request.body().bufferedBytes();
     boolean inline = buffered != null && !expectContinue && buffered.length <= INLINE_BODY;
@@ -60,20 +86,29 @@ final class RequestWriter {
     ByteBuf buf = alloc.buffer(256 + headers.size() * 32 + (inline ? buffered.length : 0));
     buf.writeCharSequence(request.method(), StandardCharsets.US_ASCII);
     buf.writeByte(' ');
+    if (target.absolutePrefix() != null) {
+      buf.writeBytes(target.absolutePrefix());
+    }
     writeTarget(buf, request.url());
     buf.writeBytes(HTTP11_CRLF);
     boolean hasHost = false;
+    boolean hasProxyAuth = false;
     boolean close = false;
     for (int i = 0, n = headers.size(); i < n; i++) {
       String name = headers.name(i);
       if (name.equalsIgnoreCase("Host")) {
         hasHost = true;
+      } else if (name.equalsIgnoreCase("Proxy-Authorization")) {
+        hasProxyAuth = true; // the request's own wins over the proxy URL's
       } else if (name.equalsIgnoreCase("Connection") && headers.value(i).toLowerCase(java.util.Locale.ROOT).contains("close")) {
         close = true;
       }
     }
     if (!hasHost) {
-      buf.writeBytes(hostLine);
+      buf.writeBytes(target.hostLine());
+    }
+    if (!hasProxyAuth && target.proxyAuthorization() != null) {
+      buf.writeBytes(target.proxyAuthorization());
     }
     for (int i = 0, n = headers.size(); i < n; i++) {
       String name = headers.name(i);

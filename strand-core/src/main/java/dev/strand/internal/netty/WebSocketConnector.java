@@ -14,12 +14,10 @@ import dev.strand.internal.tls.TlsContext;
 import dev.strand.internal.tls.TlsErrors;
 import dev.strand.internal.websocket.RealWebSocket;
 import dev.strand.internal.websocket.WebSocketUrls;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
 import io.netty.handler.codec.CodecException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -102,39 +100,34 @@ final class WebSocketConnector {
   private void connect(Request request, Origin origin, TlsContext tls, WebSocket.Listener listener,
       int maxMessageSize, CompletableFuture<WebSocket> result) {
     Duration limit = request.timeout() != null ? request.timeout().connect() : Timeout.DEFAULT.connect();
-    Bootstrap b = NettyConnector.bootstrap(engine, limit).handler(new ChannelInitializer<Channel>() {
-      @Override
-      protected void initChannel(Channel ch) {
-        if (tls != null) {
-          ch.pipeline().addLast("tls", tls.newHandler(ch.alloc(), origin.host(), origin.port(), limit))
-              .addLast("tls-errors", new TlsErrorTranslator(origin.socketHost(), origin.port(), engine.tls.tls));
-        }
-        ch.pipeline()
-            .addLast("http-codec", new HttpClientCodec(new HttpDecoderConfig().setMaxHeaderSize(maxHeaderSize),
-                HttpClientCodec.DEFAULT_PARSE_HTTP_AFTER_CONNECT_REQUEST, HttpClientCodec.DEFAULT_FAIL_ON_MISSING_RESPONSE))
-            // Bounds what one compressed frame may inflate to, like the message limit bounds the rest.
-            .addLast("ws-compression", new WebSocketClientCompressionHandler(maxMessageSize))
-            .addLast("ws-handshake", new Handshake(request, origin, listener, maxMessageSize, result));
-      }
-    });
-    NettyConnector.resolveThenConnect(b, origin, f -> {
-      if (!f.isSuccess()) {
-        result.completeExceptionally(ErrorMapper.connect(f.cause(), request, origin));
+    // Through an HTTP proxy always a CONNECT tunnel (as for h2c): forwarding proxies need not relay an upgrade.
+    Dialer.dial(engine.loops, origin, engine.proxyFor(origin), true, limit, request).whenComplete((ch, error) -> {
+      if (error != null) {
+        result.completeExceptionally(ErrorMapper.connect(error, request, origin));
         return;
       }
-      Channel ch = f.channel();
       channels.add(ch);
       ch.closeFuture().addListener(closed -> channels.remove(ch));
       if (engine.isClosed()) {
         ch.close(); // closed while connecting: closeAll may have missed this one
       }
-      result.whenComplete((ws, error) -> {
-        if (error instanceof CancellationException) {
+      result.whenComplete((ws, failure) -> {
+        if (failure instanceof CancellationException) {
           ch.close();
         }
       });
+      if (tls != null) {
+        ch.pipeline().addLast("tls", tls.newHandler(ch.alloc(), origin.host(), origin.port(), limit))
+            .addLast("tls-errors", new TlsErrorTranslator(origin.socketHost(), origin.port(), engine.tls.tls));
+      }
+      ch.pipeline()
+          .addLast("http-codec", new HttpClientCodec(new HttpDecoderConfig().setMaxHeaderSize(maxHeaderSize),
+              HttpClientCodec.DEFAULT_PARSE_HTTP_AFTER_CONNECT_REQUEST, HttpClientCodec.DEFAULT_FAIL_ON_MISSING_RESPONSE))
+          // Bounds what one compressed frame may inflate to, like the message limit bounds the rest.
+          .addLast("ws-compression", new WebSocketClientCompressionHandler(maxMessageSize))
+          .addLast("ws-handshake", new Handshake(request, origin, listener, maxMessageSize, result));
       ch.read();
-    }, e -> result.completeExceptionally(ErrorMapper.connect(e, request, origin)));
+    });
   }
 
   /** Sends the upgrade request and waits for its answer; replaced by a {@link RealWebSocket} on 101. */
@@ -171,9 +164,9 @@ final class WebSocketConnector {
           true, headers, maxMessageSize, true, false, -1, false, false);
     }
 
+    /** Added to a connected channel ({@link Dialer}): the upgrade request goes out at once. */
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-      ctx.fireChannelActive();
+    public void handlerAdded(ChannelHandlerContext ctx) {
       // Over TLS the request waits in the TLS handler until the TLS handshake is done.
       handshaker.handshake(ctx.channel()).addListener(f -> {
         if (!f.isSuccess()) {

@@ -35,7 +35,7 @@ final class EmbeddedHttp1 implements AutoCloseable {
         channel = new EmbeddedChannel();
         channel.config().setAutoRead(false);
         ResponseDecoder decoder = new ResponseDecoder(maxHeaderSize);
-        Http1Connection c = new Http1Connection(channel, e, decoder, origin, maxHeaderSize);
+        Http1Connection c = new Http1Connection(channel, e, decoder, origin, null, maxHeaderSize);
         channel.pipeline().addLast(new ChannelOutboundHandlerAdapter() {
           @Override
           public void read(ChannelHandlerContext ctx) {

@@ -1,0 +1,117 @@
+package dev.strand.internal.proxy;
+
+import dev.strand.InvalidUrlException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Locale;
+
+/**
+ * One proxy server: the protocol spoken to it, where it is, and its credentials ({@code null} when
+ * none). {@link #toString()} never shows the password.
+ *
+ * @param host as in the URL; an IPv6 literal keeps its brackets
+ */
+public record ProxyServer(Kind kind, String host, int port, String username, String password) {
+  /** The protocol spoken to the proxy. */
+  public enum Kind {
+    /** Absolute-form requests for {@code http} targets, a CONNECT tunnel for the rest. */
+    HTTP,
+    /** A SOCKS5 tunnel for every target; the proxy resolves the target's name. */
+    SOCKS5
+  }
+
+  /**
+   * Parses {@code [scheme://][user:password@]host[:port][/]}: scheme {@code http} (the default),
+   * {@code socks5} or {@code socks5h}; port 80 for http and 1080 for SOCKS by default. User and
+   * password are percent-decoded.
+   *
+   * @param source what the text came from, for messages ({@code "proxy URL"}, {@code "HTTPS_PROXY"})
+   * @throws InvalidUrlException for anything else, an {@code https} proxy included
+   */
+  public static ProxyServer parse(String text, String source) {
+    String trimmed = text.strip();
+    String withScheme = trimmed.contains("://") ? trimmed : "http://" + trimmed;
+    URI uri;
+    try {
+      uri = new URI(withScheme);
+    } catch (URISyntaxException e) {
+      throw invalid(source, text, "not a URL (" + e.getReason() + ")", e);
+    }
+    String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+    Kind kind = switch (scheme) {
+      case "http" -> Kind.HTTP;
+      case "socks5", "socks5h" -> Kind.SOCKS5;
+      case "https" -> throw invalid(source, text,
+          "TLS to the proxy (an https:// proxy URL) is not supported; use an http:// proxy URL", null);
+      default -> throw invalid(source, text,
+          "unsupported proxy scheme \"" + scheme + "\" (use http://, socks5:// or socks5h://)", null);
+    };
+    if (uri.getHost() == null) {
+      throw invalid(source, text, "no valid host name", null);
+    }
+    String path = uri.getRawPath();
+    if ((path != null && !path.isEmpty() && !path.equals("/")) || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+      throw invalid(source, text, "a proxy URL has no path, query or fragment", null);
+    }
+    int port = uri.getPort() >= 0 ? uri.getPort() : kind == Kind.HTTP ? 80 : 1080;
+    String user = null;
+    String password = null;
+    String userInfo = uri.getRawUserInfo();
+    if (userInfo != null) {
+      int colon = userInfo.indexOf(':');
+      user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon));
+      password = colon < 0 ? "" : decode(userInfo.substring(colon + 1));
+    }
+    return new ProxyServer(kind, uri.getHost().toLowerCase(Locale.ROOT), port, user, password);
+  }
+
+  /** The host to resolve and connect to: brackets of an IPv6 literal removed. */
+  public String socketHost() {
+    return host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+  }
+
+  /** {@code "host:port"}, for messages. */
+  public String authority() {
+    return host + ":" + port;
+  }
+
+  /** The proxy's URL without credentials, safe to log: {@code http://host:port} or {@code socks5://host:port}. */
+  public URI uri() {
+    return URI.create((kind == Kind.HTTP ? "http" : "socks5") + "://" + authority());
+  }
+
+  /** The value of a {@code Proxy-Authorization} header, or {@code null} without credentials. */
+  public String basicAuthorization() {
+    if (username == null) {
+      return null;
+    }
+    String pair = username + ":" + password;
+    return "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public String toString() {
+    return uri().toString();
+  }
+
+  private static String decode(String s) {
+    // URLDecoder would turn '+' into a space; in userinfo it is a plain '+'.
+    return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+  }
+
+  private static InvalidUrlException invalid(String source, String text, String why, Throwable cause) {
+    String shown = redact(text);
+    return new InvalidUrlException(source + ": " + why + ": \"" + shown + "\"", shown, cause);
+  }
+
+  /** The text with any password replaced, so that an error message does not leak it. */
+  private static String redact(String text) {
+    int at = text.lastIndexOf('@');
+    int start = text.indexOf("://") + 3; // 2 when there is no scheme
+    int colon = at < 0 ? -1 : text.indexOf(':', start < 3 ? 0 : start);
+    return colon >= 0 && colon < at ? text.substring(0, colon + 1) + "***" + text.substring(at) : text;
+  }
+}

@@ -1,0 +1,136 @@
+package dev.strand;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.strand.testkit.NettyLeakDetectorExtension;
+import dev.strand.testkit.Payloads;
+import dev.strand.testkit.TestServer;
+import java.net.URI;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Through real proxies that bin/test starts: tinyproxy (open, and with {@code BasicAuth user pass})
+ * and microsocks (SOCKS5, open and with {@code user}/{@code pass}), to the loopback testkit servers.
+ * Skipped when they are not configured, except on CI, where that is an error.
+ */
+@ExtendWith(NettyLeakDetectorExtension.class)
+class ProxyPeersTest {
+  private static TestServer http;
+  private static TestServer https;
+  private static TestServer h2;
+
+  @BeforeAll
+  static void start() {
+    http = TestServer.start();
+    https = HttpsTest.tlsServer(false);
+    h2 = HttpsTest.tlsServer(true);
+  }
+
+  @AfterAll
+  static void stop() {
+    http.close();
+    https.close();
+    h2.close();
+  }
+
+  private static String peer(String variable) {
+    String url = System.getenv(variable);
+    if (url == null || url.isBlank()) {
+      if ("true".equals(System.getenv("CI"))) {
+        fail(variable + " is not set on CI: run the tests through bin/test, which starts the proxies");
+      }
+      Assumptions.abort(variable + " is not set: no proxy to test against (bin/test starts one)");
+    }
+    return url;
+  }
+
+  private static Client client(Proxy proxy, Version version) {
+    return Client.builder().proxy(proxy).version(version).tls(SharedTestPki.trustTestCa(Tls.Engine.JDK)).build();
+  }
+
+  /** The URL with credentials added. */
+  private static String withUser(String url, String user, String password) {
+    URI u = URI.create(url);
+    return u.getScheme() + "://" + user + ":" + password + "@" + u.getAuthority();
+  }
+
+  @Test
+  void httpThroughTinyproxyIsForwardedWithVia() {
+    try (Client client = client(Proxy.http(peer("STRAND_TINYPROXY_URL")), Version.HTTP_1_1)) {
+      byte[] upload = Payloads.bytes(200_000);
+      assertTrue(client.post(http.url("/sink"), RequestBody.of(upload)).text().contains("\"bytes\": 200000"));
+      // tinyproxy closes each client connection after one response (without saying so), so there is
+      // no reuse to see here (ProxyTest shows it against TestProxy): a GET finding its idle connection
+      // closed is sent again on a new one. A POST would not be, hence it went first.
+      for (int i = 0; i < 10; i++) {
+        String headers = client.get(http.url("/headers")).text();
+        assertTrue(headers.contains("tinyproxy"), "the Via header tinyproxy adds: " + headers);
+      }
+    }
+  }
+
+  @Test
+  void httpsAndHttp2ThroughTinyproxyTunnel() {
+    try (Client h1 = client(Proxy.http(peer("STRAND_TINYPROXY_URL")), Version.HTTP_1_1);
+        Client h2c = client(Proxy.http(peer("STRAND_TINYPROXY_URL")), Version.HTTP_2)) {
+      for (int i = 0; i < 5; i++) {
+        Response r = h1.get("https://localhost:" + https.port() + "/small");
+        assertArrayEquals(Payloads.SMALL, r.bytes());
+      }
+      assertEquals(1, h1.stats().connectionsOpened(), "one tunnel carries the five requests");
+      assertArrayEquals(Payloads.bytes(1_000_000), h1.get("https://localhost:" + https.port() + "/bytes/1000000").bytes());
+      Response r = h2c.get("https://localhost:" + h2.port() + "/small");
+      assertEquals(Version.HTTP_2, r.version());
+      assertArrayEquals(Payloads.SMALL, r.bytes());
+    }
+  }
+
+  @Test
+  void tinyproxyBasicAuth() {
+    String url = peer("STRAND_TINYPROXY_AUTH_URL");
+    try (Client right = client(Proxy.http(withUser(url, "user", "pass")), Version.HTTP_1_1);
+        Client wrong = client(Proxy.http(withUser(url, "user", "nope")), Version.HTTP_1_1);
+        Client none = client(Proxy.http(url), Version.HTTP_1_1)) {
+      assertTrue(right.get(http.url("/headers")).text().contains("tinyproxy"));
+      assertArrayEquals(Payloads.SMALL, right.get("https://localhost:" + https.port() + "/small").bytes());
+      for (Client c : new Client[] {wrong, none}) {
+        // An answer, not an exception. tinyproxy 1.11 says 401 here (407 only to CONNECT).
+        int status = c.get(http.url("/headers")).status();
+        assertTrue(status == 401 || status == 407, "status " + status);
+        ConnectException e = assertThrows(ConnectException.class, () -> c.get("https://localhost:" + https.port() + "/small"));
+        // tinyproxy 1.11 answers CONNECT without credentials with 401, where RFC 9110 says 407.
+        assertTrue(e.getMessage().matches(".*refused the tunnel to localhost:" + https.port() + ": 40[17] .*"), e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  void socks5TunnelsHttpAndHttps() {
+    try (Client client = client(Proxy.socks5(peer("STRAND_SOCKS5_URL")), Version.HTTP_2)) {
+      assertArrayEquals(Payloads.SMALL, client.get("http://localhost:" + http.port() + "/small").bytes());
+      Response r = client.get("https://localhost:" + h2.port() + "/small");
+      assertEquals(Version.HTTP_2, r.version());
+      assertArrayEquals(Payloads.SMALL, r.bytes());
+    }
+  }
+
+  @Test
+  void socks5Auth() {
+    String url = peer("STRAND_SOCKS5_AUTH_URL");
+    try (Client right = client(Proxy.socks5(withUser(url, "user", "pass")), Version.HTTP_1_1);
+        Client wrong = client(Proxy.socks5(withUser(url, "user", "nope")), Version.HTTP_1_1)) {
+      assertArrayEquals(Payloads.SMALL, right.get("https://localhost:" + https.port() + "/small").bytes());
+      ConnectException e = assertThrows(ConnectException.class, () -> wrong.get(http.url("/small")));
+      assertTrue(e.getMessage().startsWith("proxy 127.0.0.1:" + URI.create(url).getPort() + " failed to open a tunnel"),
+          e.getMessage());
+    }
+  }
+}
