@@ -150,6 +150,13 @@ final class ArgParser {
     if (o.sse && (o.head || o.ws)) {
       throw new UsageException("--sse reads one event stream: drop " + (o.head ? "-I/--head" : "--ws"));
     }
+    if (o.ws) {
+      String clash = bodies > 0 ? "-d/--json/-F" : o.method != null && !o.method.equals("GET") ? "-X " + o.method
+          : o.head ? "-I/--head" : o.include ? "-i/--include" : o.output != null ? "-o/--output" : o.retry > 0 ? "--retry" : null;
+      if (clash != null) {
+        throw new UsageException("--ws relays stdin and messages (the handshake is a GET; -v shows it): drop " + clash);
+      }
+    }
     if (o.key != null && o.cert == null) {
       throw new UsageException("--key needs --cert");
     }

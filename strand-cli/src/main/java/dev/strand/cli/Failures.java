@@ -13,6 +13,7 @@ import dev.strand.TimeoutException;
 import dev.strand.TlsException;
 import dev.strand.TooManyRedirectsException;
 import dev.strand.TransportException;
+import dev.strand.WebSocketHandshakeException;
 import dev.strand.WriteTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -65,6 +66,9 @@ final class Failures {
       return new Failure(HTTP_ERROR, "HTTP " + s.response().status() + (reason == null || reason.isEmpty() ? "" : " " + reason)
           + on);
     }
+    if (e instanceof WebSocketHandshakeException w) {
+      return new Failure(w.status() >= 400 ? HTTP_ERROR : RECEIVE_ERROR, w.getMessage()); // it names the ws:// URL
+    }
     if (e instanceof TooManyRedirectsException) {
       return new Failure(TOO_MANY_REDIRECTS, withRequest(e.getMessage(), on));
     }
@@ -88,6 +92,13 @@ final class Failures {
     Failure tls = tls(e, on);
     if (tls != null) {
       return tls;
+    }
+    if (e instanceof ConnectException && e.getMessage() != null && e.getMessage().startsWith("proxy ")) {
+      // The proxy answered but refused the tunnel (curl: 56, "CONNECT tunnel failed"); its words say why.
+      return new Failure(RECEIVE_ERROR, withRequest(e.getMessage(), on));
+    }
+    if (e instanceof ConnectException && e.getMessage() != null && e.getMessage().contains(" proxy ")) {
+      return new Failure(hasCause(e, UnknownHostException.class) ? RESOLVE : CONNECT, withRequest(e.getMessage(), on));
     }
     if (e instanceof ConnectException) {
       URI url = e.request() == null ? null : e.request().url();

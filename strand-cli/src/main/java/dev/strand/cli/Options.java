@@ -60,15 +60,4 @@ final class Options {
   boolean hasBody() {
     return !data.isEmpty() || !json.isEmpty() || !form.isEmpty();
   }
-
-  /** The first flag given for a feature Strand does not have yet, or null. */
-  String unsupportedFlag() {
-    if (ws) {
-      return "--ws";
-    }
-    if (proxy != null) {
-      return "--proxy";
-    }
-    return null;
-  }
 }

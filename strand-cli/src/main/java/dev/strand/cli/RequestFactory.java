@@ -14,8 +14,15 @@ import java.util.List;
 final class RequestFactory {
   private RequestFactory() {}
 
-  /** The URL to request: curl's default of {@code http://} when no scheme is given. */
+  /**
+   * The URL to request: curl's default of {@code http://} when no scheme is given; {@code ws://} and
+   * {@code wss://} (for {@code --ws}) as the {@code http://} and {@code https://} URLs of their handshake.
+   */
   static String url(String given) {
+    String lower = given.toLowerCase(java.util.Locale.ROOT);
+    if (lower.startsWith("ws://") || lower.startsWith("wss://")) {
+      return "http" + given.substring(2);
+    }
     return given.contains("://") ? given : "http://" + given;
   }
 

@@ -77,13 +77,17 @@ class ArgParserTest {
   }
 
   @Test
-  void unsupportedFeaturesAreParsedAndReported() throws Exception {
-    assertEquals("--ws", ArgParser.parse(new String[] {"--ws", "u"}).unsupportedFlag());
-    assertEquals(null, ArgParser.parse(new String[] {"--sse", "u"}).unsupportedFlag());
-    assertEquals(null, ArgParser.parse(new String[] {"-k", "u"}).unsupportedFlag());
-    assertEquals("--proxy", ArgParser.parse(new String[] {"--proxy", "http://p:3128", "u"}).unsupportedFlag());
-    assertEquals(null, ArgParser.parse(new String[] {"--http2", "u"}).unsupportedFlag());
-    assertEquals(null, ArgParser.parse(new String[] {"--http1.1", "u"}).unsupportedFlag());
+  void streamsAndProxyFlagsAreParsedAndTheirClashesAreUsageErrors() throws Exception {
+    Options o = ArgParser.parse(new String[] {"--ws", "-x", "http://p:3128", "--no-proxy-env", "u"});
+    assertTrue(o.ws && o.noProxyEnv);
+    assertEquals("http://p:3128", o.proxy);
+    assertTrue(ArgParser.parse(new String[] {"--sse", "--json", "{}", "u"}).sse, "--sse may POST a body");
+    assertFalse(ArgParser.parse(new String[] {"--sse", "u"}).timeoutGiven);
+    assertTrue(ArgParser.parse(new String[] {"--sse", "-m", "2", "u"}).timeoutGiven);
+    assertUsage("drop --ws", "--sse", "--ws", "u");
+    assertUsage("drop -d/--json/-F", "--ws", "-d", "x", "u");
+    assertUsage("drop -X POST", "--ws", "-X", "POST", "u");
+    assertUsage("drop -o/--output", "--ws", "-o", "f", "u");
   }
 
   private static void assertUsage(String expected, String... args) {
