@@ -50,9 +50,10 @@ final class Help {
             --http1.1            HTTP/1.1 only (the default)
             --http2              offer HTTP/2 over TLS (ALPN), falling back to HTTP/1.1
             --http2-prior-knowledge   HTTP/2 without negotiation (h2c on http://)
-        -x, --proxy URL          send through this HTTP proxy (http://[user:pass@]host:port); https://
-                                 URLs go through a CONNECT tunnel
-            --no-proxy-env       ignore http_proxy, HTTPS_PROXY, ALL_PROXY and NO_PROXY (read by default)
+        -x, --proxy URL          send through this proxy: http://[user:pass@]host:port (https:// and
+                                 WebSockets go through a CONNECT tunnel) or socks5://[user:pass@]host:port
+            --no-proxy-env       ignore http_proxy, https_proxy, all_proxy and no_proxy (and their upper
+                                 case), which are read by default
 
       TLS:
             --cacert FILE        trust only the CA certificates in this PEM file
