@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import javax.net.ssl.SSLSession;
 
 /**
  * A response whose body has been read completely (the default, as in httpx). Immutable.
@@ -27,6 +29,7 @@ public final class Response implements ResponseHead {
   private final Duration elapsed;
   private final List<Response> history;
   private final Headers trailers;
+  private final SSLSession sslSession;
 
   private Response(Builder b) {
     this.status = b.status;
@@ -38,6 +41,7 @@ public final class Response implements ResponseHead {
     this.elapsed = b.elapsed;
     this.history = List.copyOf(b.history);
     this.trailers = b.trailers;
+    this.sslSession = b.sslSession;
   }
 
   /** A builder for a response with this status (HTTP/1.1, no headers, empty body). */
@@ -55,6 +59,7 @@ public final class Response implements ResponseHead {
     b.elapsed = elapsed;
     b.history = history;
     b.trailers = trailers;
+    b.sslSession = sslSession;
     return b;
   }
 
@@ -81,6 +86,11 @@ public final class Response implements ResponseHead {
   @Override
   public Request request() {
     return request;
+  }
+
+  @Override
+  public Optional<SSLSession> sslSession() {
+    return Optional.ofNullable(sslSession);
   }
 
   /** Trailer fields sent after the body (HTTP/2, or chunked HTTP/1.1); {@link Headers#EMPTY} if none. */
@@ -172,6 +182,7 @@ public final class Response implements ResponseHead {
     private Duration elapsed = Duration.ZERO;
     private List<Response> history = List.of();
     private Headers trailers = Headers.EMPTY;
+    private SSLSession sslSession;
 
     private Builder(int status) {
       if (status < 100 || status > 999) {
@@ -246,6 +257,12 @@ public final class Response implements ResponseHead {
     /** Trailer fields that followed the body. */
     public Builder trailers(Headers trailers) {
       this.trailers = Objects.requireNonNull(trailers, "trailers");
+      return this;
+    }
+
+    /** The TLS session it came over; {@code null} (the default) for none. */
+    public Builder sslSession(SSLSession session) {
+      this.sslSession = session;
       return this;
     }
 

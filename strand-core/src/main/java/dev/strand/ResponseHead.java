@@ -1,5 +1,8 @@
 package dev.strand;
 
+import java.util.Optional;
+import javax.net.ssl.SSLSession;
+
 /**
  * What is known of a response once its status line and headers have arrived: shared by the fully
  * read {@link Response} and the {@link StreamingResponse}. Response hooks receive this, before the body.
@@ -18,6 +21,13 @@ public sealed interface ResponseHead permits Response, StreamingResponse {
 
   /** The request that produced this response (for a redirect chain, the last hop's request). */
   Request request();
+
+  /**
+   * The TLS session the response came over (protocol, cipher suite, the server's certificates), as
+   * the JDK client's {@code HttpResponse.sslSession()}; empty for cleartext and for responses not
+   * from the network ({@link MockTransport}, hand-built ones).
+   */
+  Optional<SSLSession> sslSession();
 
   /** 2xx. */
   default boolean isSuccess() {

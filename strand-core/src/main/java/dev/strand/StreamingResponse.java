@@ -1,5 +1,8 @@
 package dev.strand;
 
+import java.util.Optional;
+import javax.net.ssl.SSLSession;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -28,39 +31,51 @@ public final class StreamingResponse implements ResponseHead, AutoCloseable {
   private final Headers headers;
   private final Version version;
   private final ResponseBody body;
+  private final SSLSession sslSession;
   private InputStream stream;
   private boolean chunksTaken;
 
-  private StreamingResponse(
-      Request request, int status, String reason, Headers headers, Version version, ResponseBody body) {
+  private StreamingResponse(Request request, int status, String reason, Headers headers, Version version,
+      ResponseBody body, SSLSession sslSession) {
     this.request = request;
     this.status = status;
     this.reason = reason != null ? reason : StatusReasons.of(status);
     this.headers = Objects.requireNonNull(headers, "headers");
     this.version = Objects.requireNonNull(version, "version");
     this.body = Objects.requireNonNull(body, "body");
+    this.sslSession = sslSession;
   }
 
   /** For transports: a response head with the body still to be read from {@code body}. */
   public static StreamingResponse of(
       Request request, int status, String reason, Headers headers, Version version, ResponseBody body) {
-    return new StreamingResponse(request, status, reason, headers, version, body);
+    return new StreamingResponse(request, status, reason, headers, version, body, null);
   }
 
   /** For mocks and tests: a response already in memory, to be read as a stream. */
   public static StreamingResponse of(Response response) {
     return new StreamingResponse(response.request(), response.status(), response.reason(), response.headers(),
-        response.version(), ResponseBody.of(response.bytes()));
+        response.version(), ResponseBody.of(response.bytes()), response.sslSession().orElse(null));
   }
 
   /** The same head with another body (for example a decompressing view of this one). */
   public StreamingResponse withBody(Headers headers, ResponseBody body) {
-    return new StreamingResponse(request, status, reason, headers, version, body);
+    return new StreamingResponse(request, status, reason, headers, version, body, sslSession);
   }
 
   /** The same head and body, attributed to another request (for example after a redirect). */
   public StreamingResponse withRequest(Request request) {
-    return new StreamingResponse(request, status, reason, headers, version, body);
+    return new StreamingResponse(request, status, reason, headers, version, body, sslSession);
+  }
+
+  /** This response as received over {@code session} (transports call it; see {@link #sslSession()}). */
+  public StreamingResponse withSslSession(SSLSession session) {
+    return new StreamingResponse(request, status, reason, headers, version, body, session);
+  }
+
+  @Override
+  public Optional<SSLSession> sslSession() {
+    return Optional.ofNullable(sslSession);
   }
 
   @Override
@@ -154,7 +169,7 @@ public final class StreamingResponse implements ResponseHead, AutoCloseable {
   public Response readAll() {
     byte[] bytes = Futures.await(body.readAll(Long.MAX_VALUE), request);
     return Response.builder(status).reason(reason).headers(headers).version(version).body(bytes).request(request)
-        .trailers(body.trailers()).build();
+        .trailers(body.trailers()).sslSession(sslSession).build();
   }
 
   /** Releases the connection: back to the pool if the body was read to its end, else discarded. */

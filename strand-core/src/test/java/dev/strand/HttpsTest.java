@@ -48,6 +48,29 @@ class HttpsTest {
     }
   }
 
+  @ParameterizedTest
+  @MethodSource("engines")
+  void responsesCarryTheirTlsSessionOnBothProtocols(Tls.Engine engine) throws Exception {
+    try (TestServer server = tlsServer(true);
+        TestServer cleartext = TestServer.start();
+        Client h1 = Client.builder().tls(SharedTestPki.trustTestCa(engine)).build();
+        Client h2 = Client.builder().tls(SharedTestPki.trustTestCa(engine)).version(Version.HTTP_2).build()) {
+      for (Client client : new Client[] {h1, h2}) {
+        Response r = client.get(server.url("/small"));
+        javax.net.ssl.SSLSession session = r.sslSession().orElseThrow();
+        assertTrue(session.getProtocol().startsWith("TLSv1."), session.getProtocol());
+        assertTrue(session.getCipherSuite().startsWith("TLS_"), session.getCipherSuite());
+        var leaf = (java.security.cert.X509Certificate) session.getPeerCertificates()[0];
+        assertEquals(SharedTestPki.get().server().certificate(), leaf, "the server's own certificate");
+        try (StreamingResponse s = client.stream(Request.get(server.url("/small")))) {
+          assertEquals(session.getCipherSuite(), s.sslSession().orElseThrow().getCipherSuite());
+        }
+        assertTrue(client.get(cleartext.url("/small")).sslSession().isEmpty(), "cleartext has no session");
+      }
+      assertEquals(Version.HTTP_2, h2.get(server.url("/small")).version());
+    }
+  }
+
   @Test
   void localhostNameIsVerifiedAndSniSent() {
     try (TestServer server = tlsServer(false);

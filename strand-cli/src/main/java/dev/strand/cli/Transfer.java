@@ -25,12 +25,15 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
 
 /** One request as the options describe it: send (with retries), then write head and body where asked. */
 final class Transfer {
@@ -44,6 +47,8 @@ final class Transfer {
   private final Map<String, String> env;
   /** Response heads seen by the hook, for -i with redirects: every hop is printed, as curl does. */
   private final List<ResponseHead> heads = new ArrayList<>();
+  /** The TLS session -v last described: each connection's is printed once. */
+  private SSLSession printedSession;
 
   Transfer(Options o, Terminal terminal, OutputStream stdout, PrintStream err, Map<String, String> env) {
     this.o = o;
@@ -268,6 +273,10 @@ final class Transfer {
     }
     if (o.verbose) {
       StringBuilder sb = new StringBuilder();
+      head.sslSession().filter(session -> session != printedSession).ifPresent(session -> {
+        printedSession = session;
+        sb.append("* ").append(describe(session)).append('\n');
+      });
       sb.append("< ").append(head.version()).append(' ').append(head.status()).append(statusText(head)).append('\n');
       for (int i = 0; i < head.headers().size(); i++) {
         sb.append("< ").append(head.headers().name(i)).append(": ").append(head.headers().value(i)).append('\n');
@@ -276,6 +285,21 @@ final class Transfer {
       err.print(sb);
       err.flush();
     }
+  }
+
+  /** curl's {@code -v} TLS lines in one: protocol, cipher suite, and the server certificate's names and expiry. */
+  static String describe(SSLSession session) {
+    StringBuilder sb = new StringBuilder("TLS: ").append(session.getProtocol()).append(", ").append(session.getCipherSuite());
+    try {
+      if (session.getPeerCertificates()[0] instanceof X509Certificate leaf) {
+        sb.append("; server certificate: subject ").append(leaf.getSubjectX500Principal().getName())
+            .append(", issuer ").append(leaf.getIssuerX500Principal().getName())
+            .append(", expires ").append(leaf.getNotAfter().toInstant());
+      }
+    } catch (SSLPeerUnverifiedException unverified) {
+      sb.append("; server not verified");
+    }
+    return sb.toString();
   }
 
   private void printRequest(Request r, Proxy proxy) {

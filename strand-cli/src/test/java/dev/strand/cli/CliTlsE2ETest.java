@@ -70,6 +70,17 @@ class CliTlsE2ETest {
   }
 
   @Test
+  void verboseDescribesTheTlsSessionOncePerConnection() {
+    Cli.Result r = Cli.run("-v", "-L", "--http2", "--cacert", ca(), server.url("/redirect/2"));
+    assertEquals(0, r.exit(), r::toString);
+    String subject = pki.server().certificate().getSubjectX500Principal().getName();
+    assertTrue(r.stderr().contains("* TLS: TLSv1.3, TLS_"), r::toString);
+    assertTrue(r.stderr().contains("; server certificate: subject " + subject + ", issuer "), r::toString);
+    assertEquals(1, r.stderr().lines().filter(l -> l.startsWith("* TLS: ")).count(), "three responses, one connection");
+    assertTrue(r.stderr().contains("< HTTP/2 200"), r::toString);
+  }
+
+  @Test
   void aMissingCaFileIsAUsageError() {
     Cli.Result r = Cli.run("--cacert", "/no/such/ca.pem", server.url("/small"));
     assertEquals(2, r.exit(), r::toString);

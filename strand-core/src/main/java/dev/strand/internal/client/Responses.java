@@ -24,6 +24,7 @@ final class Responses {
         .elapsed(Duration.ofNanos(System.nanoTime() - startNanos))
         .history(history)
         .trailers(r.trailers())
+        .sslSession(r.sslSession().orElse(null))
         .build();
   }
 

@@ -23,6 +23,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSession;
 
 /**
  * One HTTP/1.1 connection carrying one {@link Exchange} at a time. All its state is confined to the
@@ -73,6 +74,8 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   private long timerAt;
 
   /** @param forwardingProxy the HTTP proxy this channel talks to (absolute-form requests), or {@code null} */
+  private final SSLSession sslSession;
+
   Http1Connection(Channel channel, NettyEngine engine, ResponseDecoder decoder, Origin origin,
       ProxyServer forwardingProxy, int maxHeaderSize) {
     this.channel = channel;
@@ -80,6 +83,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     this.decoder = decoder;
     this.maxHeaderSize = maxHeaderSize;
     this.target = RequestWriter.Target.of(origin, forwardingProxy);
+    this.sslSession = TlsSetup.session(channel); // built after the TLS handshake, if any
   }
 
   EventLoop eventLoop() {
@@ -267,6 +271,9 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     long length = x.head || code == 204 || code == 304 || code == 101 ? 0 : HttpUtil.getContentLength(r, -1L);
     body = new NettyResponseBody(this, x.request, length);
     undelivered = StreamingResponse.of(x.request, code, r.status().reasonPhrase(), headers, version, body);
+    if (sslSession != null) {
+      undelivered = undelivered.withSslSession(sslSession);
+    }
   }
 
   private void onContent(HttpContent c) {

@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSession;
 
 /**
  * One HTTP/2 connection carrying up to the server's SETTINGS_MAX_CONCURRENT_STREAMS exchanges at
@@ -57,6 +58,7 @@ final class Http2Connection extends NettyConnection {
   final NettyEngine engine;
   final Origin origin;
   private final Http2StreamChannelBootstrap bootstrap;
+  final SSLSession sslSession;
   private volatile int capacity = 1;
   private volatile boolean goingAway;
 
@@ -73,6 +75,7 @@ final class Http2Connection extends NettyConnection {
     this.engine = engine;
     this.origin = origin;
     this.bootstrap = new Http2StreamChannelBootstrap(channel);
+    this.sslSession = TlsSetup.session(channel); // installed after the TLS handshake (ALPN), if any
   }
 
   /** Turns {@code ch} into an HTTP/2 connection; it reports to the pool when the server's SETTINGS arrive. */

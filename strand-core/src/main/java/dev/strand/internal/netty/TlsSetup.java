@@ -96,4 +96,10 @@ final class TlsSetup {
     TlsContext c = context;
     return c == null ? "none" : c.engine();
   }
+
+  /** The session of the channel's TLS handler once its handshake is done, or {@code null} in cleartext. */
+  static javax.net.ssl.SSLSession session(io.netty.channel.Channel ch) {
+    io.netty.handler.ssl.SslHandler tls = ch.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+    return tls == null ? null : tls.engine().getSession();
+  }
 }
