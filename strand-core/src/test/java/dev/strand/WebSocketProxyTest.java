@@ -22,15 +22,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(NettyLeakDetectorExtension.class)
 class WebSocketProxyTest {
-  /** Sends a message, sees it echoed, and closes cleanly. */
-  static void echoAndClose(WebSocket ws, WebSocketRecorder rec) throws Exception {
-    ws.sendText("through the proxy");
-    assertEquals("through the proxy", rec.nextText());
-    ws.close(1000, "bye").get(5, TimeUnit.SECONDS);
-    rec.awaitEnd();
-    assertEquals(1000, rec.closeCode);
-  }
-
   @Test
   void wsGoesThroughOneConnectTunnel() throws Exception {
     try (TestServer server = TestServer.start();
@@ -40,7 +31,7 @@ class WebSocketProxyTest {
       WebSocket ws = client.websocket("ws://localhost:" + server.port() + "/ws/echo?deflate=1", rec);
       assertEquals(List.of(new TestProxy.Seen("CONNECT localhost:" + server.port() + " HTTP/1.1", null)), proxy.seen());
       assertEquals(1, proxy.tunnelsOpen());
-      echoAndClose(ws, rec);
+      rec.echoAndClose(ws, "through the proxy");
     }
   }
 
@@ -56,7 +47,7 @@ class WebSocketProxyTest {
       assertEquals("CONNECT localhost:" + server.port() + " HTTP/1.1", proxy.seen().get(0).requestLine());
       assertTrue(proxy.seen().get(0).proxyAuthorization().startsWith("Basic "), proxy.seen().toString());
       assertEquals(1, server.tlsHandshakes());
-      echoAndClose(ws, rec);
+      rec.echoAndClose(ws, "through the proxy");
     }
   }
 
@@ -83,12 +74,12 @@ class WebSocketProxyTest {
         Client client = Client.builder().proxy(Proxy.fromEnvironment(Map.of(
             "http_proxy", proxy.url(), "no_proxy", "127.0.0.1"))).build()) {
       WebSocketRecorder direct = new WebSocketRecorder();
-      echoAndClose(client.websocket("ws://127.0.0.1:" + server.port() + "/ws/echo", direct), direct);
+      direct.echoAndClose(client.websocket("ws://127.0.0.1:" + server.port() + "/ws/echo", direct), "direct");
       assertEquals(List.of(), proxy.seen());
       assertEquals(0, proxy.acceptedConnections());
 
       WebSocketRecorder proxied = new WebSocketRecorder();
-      echoAndClose(client.websocket("ws://localhost:" + server.port() + "/ws/echo", proxied), proxied);
+      proxied.echoAndClose(client.websocket("ws://localhost:" + server.port() + "/ws/echo", proxied), "through the proxy");
       assertEquals(1, proxy.connects(), "a ws:// URL takes http_proxy: " + proxy.seen());
     }
   }

@@ -45,9 +45,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Opens WebSockets for a {@link NettyEngine}: each on a dedicated connection, never a pooled one
- * (TLS offers only {@code http/1.1} through ALPN), with Netty's version-13 client handshaker and
- * permessage-deflate. Once the server has answered 101, the connection belongs to a
- * {@link RealWebSocket}. Keeps every WebSocket channel so that closing the engine aborts them.
+ * (TLS offers only {@code http/1.1} through ALPN) and through a proxy always a tunnel, with Netty's
+ * version-13 client handshaker and permessage-deflate. Once the server has answered 101, the
+ * connection belongs to a {@link RealWebSocket}. Keeps every WebSocket channel so that closing the engine aborts them.
  */
 final class WebSocketConnector {
   private final NettyEngine engine;
