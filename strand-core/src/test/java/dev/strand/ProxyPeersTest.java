@@ -18,7 +18,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Through real proxies that bin/test starts: tinyproxy (open, and with {@code BasicAuth user pass})
- * and microsocks (SOCKS5, open and with {@code user}/{@code pass}), to the loopback testkit servers.
+ * and microsocks (SOCKS5, open and with {@code user}/{@code pass}), to the loopback testkit servers;
+ * WebSockets too, through a tunnel.
  * Skipped when they are not configured, except on CI, where that is an error.
  */
 @ExtendWith(NettyLeakDetectorExtension.class)
@@ -131,6 +132,33 @@ class ProxyPeersTest {
       ConnectException e = assertThrows(ConnectException.class, () -> wrong.get(http.url("/small")));
       assertTrue(e.getMessage().startsWith("proxy 127.0.0.1:" + URI.create(url).getPort() + " failed to open a tunnel"),
           e.getMessage());
+    }
+  }
+
+  @Test
+  void webSocketsThroughTinyproxyTunnel() throws Exception {
+    String url = peer("STRAND_TINYPROXY_AUTH_URL");
+    webSocketsThrough(Proxy.http(withUser(url, "user", "pass")), Proxy.http(withUser(url, "user", "nope")));
+  }
+
+  @Test
+  void webSocketsThroughSocks5() throws Exception {
+    String url = peer("STRAND_SOCKS5_AUTH_URL");
+    webSocketsThrough(Proxy.socks5(withUser(url, "user", "pass")), Proxy.socks5(withUser(url, "user", "nope")));
+  }
+
+  /**
+   * ws:// and wss:// (to localhost, a name the proxy resolves) echo and close cleanly through {@code right},
+   * and fail to connect through {@code wrong} (its credentials are refused), so they did not go direct.
+   */
+  private static void webSocketsThrough(Proxy right, Proxy wrong) throws Exception {
+    try (Client client = client(right, Version.HTTP_2); Client refused = client(wrong, Version.HTTP_2)) {
+      for (String url : new String[] {"ws://localhost:" + http.port() + "/ws/echo?deflate=1",
+          "wss://localhost:" + h2.port() + "/ws/echo"}) {
+        WebSocketRecorder rec = new WebSocketRecorder();
+        rec.echoAndClose(client.websocket(url, rec), url);
+        assertThrows(ConnectException.class, () -> refused.websocket(url, new WebSocketRecorder()), url);
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.strand;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -79,6 +80,25 @@ class WebSocketFailuresTest {
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       assertTrue(millis >= 250 && millis < 3000, millis + " ms");
       assertTrue(e.getMessage().contains("timed out"), e.getMessage());
+    }
+  }
+
+  @Test
+  void aPeerThatNeverAnswersOurCloseIsDroppedAfterTheReadTimeout() throws Exception {
+    try (Client client = Client.builder().timeout(Timeout.DEFAULT.withRead(Duration.ofMillis(300))).build()) {
+      WebSocketRecorder rec = new WebSocketRecorder();
+      WebSocket ws = client.websocket(ws("/ws/deaf"), rec);
+      ws.sendText("still listening");
+      assertEquals("still listening", rec.nextText());
+      long start = System.nanoTime();
+      ws.close(1000, "bye").get(5, TimeUnit.SECONDS); // completes once the connection is dropped
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertTrue(millis >= 250 && millis < 3000, millis + " ms");
+      HttpException e = rec.awaitError();
+      assertInstanceOf(ReadTimeoutException.class, e);
+      assertEquals("the peer did not answer the WebSocket Close within 300 ms (GET " + ws("/ws/deaf") + ")",
+          e.getMessage());
+      assertFalse(ws.isOpen());
     }
   }
 

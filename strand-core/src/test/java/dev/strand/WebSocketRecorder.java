@@ -84,4 +84,13 @@ class WebSocketRecorder implements WebSocket.Listener {
     assertNotNull(error, "expected onError, got onClose " + closeCode + " " + closeReason);
     return error;
   }
+
+  /** Sends {@code text}, sees it echoed, then closes with 1000 and sees the peer's Close. */
+  void echoAndClose(WebSocket ws, String text) throws Exception {
+    ws.sendText(text);
+    assertEquals(text, nextText());
+    ws.close(1000, "bye").get(5, TimeUnit.SECONDS);
+    awaitEnd();
+    assertEquals(1000, closeCode);
+  }
 }

@@ -27,11 +27,7 @@ class WebSocketTlsTest {
       byte[] data = Payloads.bytes(1_000_000);
       ws.sendBinary(data);
       assertArrayEquals(data, rec.nextBinary());
-      ws.sendText("over tls");
-      assertEquals("over tls", rec.nextText());
-      ws.close(1000, "bye").get(5, TimeUnit.SECONDS);
-      rec.awaitEnd();
-      assertEquals(1000, rec.closeCode);
+      rec.echoAndClose(ws, "over tls");
     }
   }
 

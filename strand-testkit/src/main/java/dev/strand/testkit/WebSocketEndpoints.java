@@ -33,13 +33,15 @@ import java.nio.charset.StandardCharsets;
 /**
  * WebSocket endpoints (RFC 6455, HTTP/1.1 only) on Netty's server-side handshaker. Once the request is read,
  * the exchange takes the connection over: the handshaker swaps the HTTP codec for the frame codec and a
- * {@link Frames} handler replaces the {@link HttpConnection}. Every endpoint answers Pings and echoes the
- * client's Close.
+ * {@link Frames} handler replaces the {@link HttpConnection}. Every endpoint answers Pings and, but
+ * {@code /ws/deaf}, echoes the client's Close.
  *
  * <ul>
  *   <li>{@code /ws/echo}: echoes text and binary messages. Query: {@code fragment=N} sends each echo in frames
  *       of N bytes; {@code deflate=1} accepts permessage-deflate when offered. The first subprotocol the client
  *       offers (Sec-WebSocket-Protocol) is selected.</li>
+ *   <li>{@code /ws/deaf}: echoes like {@code /ws/echo} but ignores the client's Close, and keeps the connection
+ *       open until the client drops it.</li>
  *   <li>{@code /ws/close?code=4000&reason=bye}: closes from the server side right after the handshake.</li>
  *   <li>{@code /ws/reject}: answers 403 instead of 101.</li>
  *   <li>{@code /ws/invalid-utf8}: sends one text frame that is not UTF-8.</li>
@@ -56,6 +58,7 @@ final class WebSocketEndpoints {
     static Exchange route(String name) {
         return switch (name) {
             case "echo" -> Exchange.of(c -> upgrade(c, Mode.ECHO));
+            case "deaf" -> Exchange.of(c -> upgrade(c, Mode.DEAF));
             case "close" -> Exchange.of(c -> upgrade(c, Mode.CLOSE));
             case "invalid-utf8" -> Exchange.of(c -> upgrade(c, Mode.INVALID_UTF8));
             case "reject" -> Exchange.of(c -> c.sendAndClose(HttpConnection.response(HttpResponseStatus.FORBIDDEN,
@@ -64,7 +67,7 @@ final class WebSocketEndpoints {
         };
     }
 
-    private enum Mode { ECHO, CLOSE, INVALID_UTF8 }
+    private enum Mode { ECHO, DEAF, CLOSE, INVALID_UTF8 }
 
     private static void upgrade(HttpConnection c, Mode mode) {
         if (c.isHttp2()) {
@@ -162,14 +165,16 @@ final class WebSocketEndpoints {
             if (frame instanceof PingWebSocketFrame) {
                 ctx.writeAndFlush(new PongWebSocketFrame(frame.content()));
             } else if (frame instanceof CloseWebSocketFrame close) {
-                if (closeSent) {
+                if (mode == Mode.DEAF) {
+                    close.release();
+                } else if (closeSent) {
                     close.release();
                     ctx.close();
                 } else {
                     closeSent = true;
                     ctx.writeAndFlush(close).addListener(ChannelFutureListener.CLOSE);
                 }
-            } else if (mode == Mode.ECHO && !closeSent && !(frame instanceof PongWebSocketFrame)) {
+            } else if ((mode == Mode.ECHO || mode == Mode.DEAF) && !closeSent && !(frame instanceof PongWebSocketFrame)) {
                 echo(ctx, frame);
             } else {
                 frame.release();

@@ -67,6 +67,7 @@
  *     messages, in frames of N bytes if given; permessage-deflate if {@code deflate=1} and offered; selects the
  *     first subprotocol offered</td></tr>
  * <tr><td>{@code /ws/close?code=C&reason=R}</td><td>WebSocket that the server closes at once with C (1000) and R</td></tr>
+ * <tr><td>{@code /ws/deaf}</td><td>WebSocket echo that never answers the client's Close</td></tr>
  * <tr><td>{@code /ws/invalid-utf8}</td><td>WebSocket that sends one text frame that is not UTF-8</td></tr>
  * <tr><td>{@code /ws/reject}</td><td>403 instead of 101</td></tr>
  * <tr><td>anything else</td><td>404 text/plain</td></tr>

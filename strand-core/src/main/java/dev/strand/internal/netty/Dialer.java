@@ -46,12 +46,16 @@ final class Dialer {
     TUNNEL
   }
 
-  /** The route to {@code origin}: a tunnel for https, h2c with prior knowledge and SOCKS, else forwarding. */
-  static Route route(ProxyServer proxy, Origin origin, boolean priorKnowledge) {
+  /**
+   * The route to {@code origin}: a tunnel for https, SOCKS and {@code mustTunnel}, else forwarding.
+   *
+   * @param mustTunnel cleartext that an HTTP proxy would not forward: h2c by prior knowledge, a WebSocket upgrade
+   */
+  static Route route(ProxyServer proxy, Origin origin, boolean mustTunnel) {
     if (proxy == null) {
       return Route.DIRECT;
     }
-    boolean forward = proxy.kind() == ProxyServer.Kind.HTTP && !origin.isHttps() && !priorKnowledge;
+    boolean forward = proxy.kind() == ProxyServer.Kind.HTTP && !origin.isHttps() && !mustTunnel;
     return forward ? Route.FORWARD : Route.TUNNEL;
   }
 
@@ -64,11 +68,12 @@ final class Dialer {
    * naming the proxy; a failure to reach the origin directly is the socket's own exception, which
    * {@link ErrorMapper#connect} words.
    *
+   * @param mustTunnel as for {@link #route}
    * @param request for error messages; may be {@code null}
    */
-  static CompletableFuture<Channel> dial(EventLoops loops, Origin origin, ProxyServer proxy, boolean priorKnowledge,
+  static CompletableFuture<Channel> dial(EventLoops loops, Origin origin, ProxyServer proxy, boolean mustTunnel,
       Duration limit, Request request) {
-    Route route = route(proxy, origin, priorKnowledge);
+    Route route = route(proxy, origin, mustTunnel);
     CompletableFuture<Channel> dialed = new CompletableFuture<>();
     long start = System.nanoTime();
     String host = proxy != null ? proxy.socketHost() : origin.socketHost();

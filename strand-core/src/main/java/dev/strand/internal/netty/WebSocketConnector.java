@@ -6,6 +6,7 @@ import dev.strand.Request;
 import dev.strand.ResponseBody;
 import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
+import dev.strand.TransportException;
 import dev.strand.Version;
 import dev.strand.WebSocket;
 import dev.strand.WebSocketHandshakeException;
@@ -44,9 +45,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Opens WebSockets for a {@link NettyEngine}: each on a dedicated connection, never a pooled one
- * (TLS offers only {@code http/1.1} through ALPN), with Netty's version-13 client handshaker and
- * permessage-deflate. Once the server has answered 101, the connection belongs to a
- * {@link RealWebSocket}. Keeps every WebSocket channel so that closing the engine aborts them.
+ * (TLS offers only {@code http/1.1} through ALPN) and through a proxy always a tunnel, with Netty's
+ * version-13 client handshaker and permessage-deflate. Once the server has answered 101, the
+ * connection belongs to a {@link RealWebSocket}. Keeps every WebSocket channel so that closing the engine aborts them.
  */
 final class WebSocketConnector {
   private final NettyEngine engine;
@@ -103,13 +104,15 @@ final class WebSocketConnector {
     // Through an HTTP proxy always a CONNECT tunnel (as for h2c): forwarding proxies need not relay an upgrade.
     Dialer.dial(engine.loops, origin, engine.proxyFor(origin), true, limit, request).whenComplete((ch, error) -> {
       if (error != null) {
-        result.completeExceptionally(ErrorMapper.connect(error, request, origin));
+        result.completeExceptionally(engine.isClosed() ? clientClosed(request) : ErrorMapper.connect(error, request, origin));
         return;
       }
       channels.add(ch);
       ch.closeFuture().addListener(closed -> channels.remove(ch));
-      if (engine.isClosed()) {
-        ch.close(); // closed while connecting: closeAll may have missed this one
+      if (engine.isClosed()) { // closed while connecting: closeAll may have missed this one
+        ch.close();
+        result.completeExceptionally(clientClosed(request));
+        return;
       }
       result.whenComplete((ws, failure) -> {
         if (failure instanceof CancellationException) {
@@ -128,6 +131,12 @@ final class WebSocketConnector {
           .addLast("ws-handshake", new Handshake(request, origin, listener, maxMessageSize, result));
       ch.read();
     });
+  }
+
+  /** Closing the client fails a handshake in progress, whether it was connecting or waiting for the 101. */
+  private static TransportException clientClosed(Request request) {
+    return new TransportException("the client was closed before the WebSocket handshake completed (GET "
+        + WebSocketUrls.toWebSocketUrl(request.url()) + ")", request);
   }
 
   /** Sends the upgrade request and waits for its answer; replaced by a {@link RealWebSocket} on 101. */
@@ -248,8 +257,9 @@ final class WebSocketConnector {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-      fail(ctx, new ProtocolException((engine.isClosed() ? "the client was closed" : "the server closed the connection")
-          + " before the WebSocket handshake completed (" + where + ")", request));
+      fail(ctx, engine.isClosed() ? clientClosed(request)
+          : new ProtocolException("the server closed the connection before the WebSocket handshake completed ("
+              + where + ")", request));
       ctx.fireChannelInactive();
     }
 
