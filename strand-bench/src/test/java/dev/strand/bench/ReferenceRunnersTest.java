@@ -2,6 +2,7 @@ package dev.strand.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.strand.testkit.Payloads;
@@ -12,13 +13,22 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The references run when installed (Debian: wrk, python3-aiohttp); skipped otherwise. */
+/**
+ * The references run when installed (Debian: wrk, python3-aiohttp; bin/test installs both); skipped
+ * otherwise, except on CI, where a missing reference is a failure.
+ */
 class ReferenceRunnersTest {
+  private static void requireInstalled(boolean available, String what) {
+    if (!available && System.getenv("CI") != null) {
+      fail(what + " is not installed on CI: run the tests through bin/test, which installs it");
+    }
+    assumeTrue(available, what + " not installed");
+  }
 
   @Test
   @Timeout(60)
   void aiohttpScriptMeasuresAndChecksBodies() {
-    assumeTrue(AiohttpRunner.available(), "python3-aiohttp not installed");
+    requireInstalled(AiohttpRunner.available(), "python3-aiohttp");
     try (TestServer server = TestServer.builder().host("127.0.0.1").port(0).build()) {
       URI base = server.baseUri();
       List<Cell> cells = AiohttpRunner.run(base.resolve("/small"), "/small", List.of(2), Payloads.SMALL.length,
@@ -39,7 +49,7 @@ class ReferenceRunnersTest {
   @Test
   @Timeout(60)
   void wrkLevelIsParsedIntoACell() {
-    assumeTrue(WrkRunner.available(), "wrk not installed");
+    requireInstalled(WrkRunner.available(), "wrk");
     try (TestServer server = TestServer.builder().host("127.0.0.1").port(0).build()) {
       URI base = server.baseUri();
       Cell c = WrkRunner.level(base.resolve("/small"), "/small", 2, Duration.ZERO, Duration.ofSeconds(1), 1, base,

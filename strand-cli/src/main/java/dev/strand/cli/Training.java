@@ -29,6 +29,8 @@ public final class Training {
     server.createContext("/text", x -> reply(x, 200, "text/plain", new byte[64 * 1024]));
     server.createContext("/echo", x -> reply(x, 200, "application/octet-stream", x.getRequestBody().readAllBytes()));
     server.createContext("/status", x -> reply(x, 404, "text/plain", new byte[0]));
+    server.createContext("/events", x -> reply(x, 200, "text/event-stream",
+        "id: 1\nevent: tick\ndata: one\ndata: two\n\n: keep-alive\ndata: three\n\n".getBytes(StandardCharsets.UTF_8)));
     server.createContext("/redirect", x -> {
       x.getResponseHeaders().add("Location", "/json");
       reply(x, 302, "text/plain", new byte[0]);
@@ -54,6 +56,7 @@ public final class Training {
             OutputStream.nullOutputStream(), quiet, Terminal.PIPES);
         Main.run(new String[] {"-o", out.toString(), base + "/text"}, OutputStream.nullOutputStream(), quiet, tty);
         Main.run(new String[] {"-f", "-s", base + "/status"}, OutputStream.nullOutputStream(), quiet, Terminal.PIPES);
+        Main.run(new String[] {"--sse", base + "/events"}, OutputStream.nullOutputStream(), quiet, Terminal.PIPES);
         Main.run(new String[] {"--timeout", "1", "http://127.0.0.1:1/"}, OutputStream.nullOutputStream(), quiet,
             Terminal.PIPES);
       }
