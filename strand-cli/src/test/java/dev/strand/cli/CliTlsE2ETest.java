@@ -81,6 +81,30 @@ class CliTlsE2ETest {
   }
 
   @Test
+  void clientCertificateAndKeyAnswerAServerThatAsks() {
+    try (TestServer mtls = TestServer.builder().tls(pki.server().cert(), pki.server().key())
+        .requireClientAuth(pki.clientCa().cert()).build()) {
+      Cli.Result without = Cli.run("--cacert", ca(), mtls.url("/small"));
+      assertEquals(35, without.exit(), without::toString);
+      Cli.Result with = Cli.run("--cacert", ca(), "--cert", pki.client().cert().toString(), "--key",
+          pki.client().key().toString(), mtls.url("/small"));
+      assertEquals(0, with.exit(), with::toString);
+      assertEquals(new String(Payloads.SMALL, StandardCharsets.UTF_8), with.stdout());
+    }
+  }
+
+  @Test
+  void http2PriorKnowledgeSpeaksH2cToACleartextServer() {
+    try (TestServer h2c = TestServer.builder().http2(true).build()) {
+      Cli.Result r = Cli.run("-i", "--http2-prior-knowledge", h2c.url("/small"));
+      assertEquals(0, r.exit(), r::toString);
+      assertTrue(r.stdout().startsWith("HTTP/2 200"), r::toString);
+      Cli.Result h1 = Cli.run("-i", h2c.url("/small"));
+      assertTrue(h1.stdout().startsWith("HTTP/1.1 200"), "the same server speaks HTTP/1.1 unless asked: " + h1);
+    }
+  }
+
+  @Test
   void aMissingCaFileIsAUsageError() {
     Cli.Result r = Cli.run("--cacert", "/no/such/ca.pem", server.url("/small"));
     assertEquals(2, r.exit(), r::toString);
