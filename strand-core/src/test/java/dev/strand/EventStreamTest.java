@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strand.testkit.NettyLeakDetectorExtension;
-import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,25 +19,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link Client#events} against the testkit's {@code /sse} endpoints over HTTP/1.1. */
 @ExtendWith(NettyLeakDetectorExtension.class)
 class EventStreamTest {
-  static TestServer server;
-
-  @BeforeAll
-  static void start() {
-    server = TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
+  @RegisterExtension
+  static final TestServerExtension server = TestServerExtension.start();
 
   /** Event {@code n} of {@code /sse} (the first of a stream carries the retry). */
   static ServerSentEvent tick(long n) {
@@ -155,7 +145,7 @@ class EventStreamTest {
   @Test
   void closingEarlyReleasesTheConnection() throws Exception {
     try (Client client = Client.create()) {
-      int before = server.openConnections();
+      int before = server.get().openConnections();
       EventStream events = client.events(server.url("/sse/endless"));
       for (int i = 1; i <= 3; i++) {
         assertEquals(String.valueOf(i), events.next().id());
@@ -164,7 +154,7 @@ class EventStreamTest {
       events.close();
       assertNull(events.next(), "closed");
       eventually(() -> client.stats().open() == 0, client.stats());
-      eventually(() -> server.openConnections() == before, "the server saw the connection close");
+      eventually(() -> server.get().openConnections() == before, "the server saw the connection close");
       assertEquals(200, client.get(server.url("/small")).status(), "the client works on");
     }
   }

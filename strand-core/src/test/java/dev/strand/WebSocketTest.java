@@ -10,31 +10,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
-import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** WebSocket messaging and the closing handshake against the testkit's Netty WebSocket endpoints. */
 @ExtendWith(NettyLeakDetectorExtension.class)
 class WebSocketTest {
-  private static TestServer server;
-
-  @BeforeAll
-  static void start() {
-    server = TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
+  @RegisterExtension
+  static final TestServerExtension server = TestServerExtension.start();
 
   private static String ws(String path) {
     return "ws://127.0.0.1:" + server.port() + path;

@@ -2,32 +2,22 @@ package dev.strand.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A 50 MiB body streamed to a file, checked byte for byte by SHA-256; and a 50 MiB multipart upload. */
 class CliDownloadE2ETest {
   static final int SIZE = 50 << 20;
-  static TestServer server;
+  @RegisterExtension
+  static final TestServerExtension server = TestServerExtension.start();
   @TempDir Path dir;
-
-  @BeforeAll
-  static void start() {
-    server = TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
 
   @Test
   void fiftyMebibytesToAFile() throws Exception {

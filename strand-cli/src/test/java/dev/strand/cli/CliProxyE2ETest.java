@@ -8,31 +8,31 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.strand.testkit.Payloads;
 import dev.strand.testkit.TestProxy;
 import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import dev.strand.testkit.tls.TestPki;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code --proxy}, {@code --no-proxy-env} and the proxy variables, through the testkit's proxy and tinyproxy. */
 class CliProxyE2ETest {
-  static TestServer server;
-  static TestServer https;
+  @RegisterExtension
+  static final TestServerExtension server = TestServerExtension.start();
+  @RegisterExtension
+  static final TestServerExtension https = TestServerExtension.of(() -> TestServer.builder()
+      .tls(TestPki.shared().server().cert(), TestPki.shared().server().key()).build());
   static TestProxy proxy;
 
   @BeforeAll
   static void start() {
-    server = TestServer.start();
-    TestPki pki = TestPki.shared();
-    https = TestServer.builder().tls(pki.server().cert(), pki.server().key()).build();
     proxy = TestProxy.start();
   }
 
   @AfterAll
   static void stop() {
-    server.close();
-    https.close();
     proxy.close();
   }
 

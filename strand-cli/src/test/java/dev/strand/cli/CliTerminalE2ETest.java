@@ -6,28 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strand.testkit.Payloads;
-import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A terminal gets indented, coloured JSON and a progress bar; a pipe gets the bytes as sent. */
 class CliTerminalE2ETest {
-  static TestServer server;
+  @RegisterExtension
+  static final TestServerExtension server = TestServerExtension.start();
   @TempDir Path dir;
-
-  @BeforeAll
-  static void start() {
-    server = TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
 
   @Test
   void jsonIsPrettyAndColouredOnATerminal() {

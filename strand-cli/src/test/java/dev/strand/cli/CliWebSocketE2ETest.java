@@ -5,32 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strand.testkit.TestProxy;
 import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import dev.strand.testkit.tls.TestPki;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code --ws} through the real launcher against the testkit's WebSocket endpoints. */
 class CliWebSocketE2ETest {
-  static TestServer server;
-  static TestServer tls;
+  @RegisterExtension
+  static final TestServerExtension server = TestServerExtension.start();
+  @RegisterExtension
+  static final TestServerExtension tls = TestServerExtension.of(() -> TestServer.builder()
+      .tls(TestPki.shared().server().cert(), TestPki.shared().server().key()).build());
 
-  @BeforeAll
-  static void start() {
-    server = TestServer.start();
-    TestPki pki = TestPki.shared();
-    tls = TestServer.builder().tls(pki.server().cert(), pki.server().key()).build();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-    tls.close();
-  }
-
-  private static String ws(TestServer s, String path) {
+  private static String ws(TestServerExtension s, String path) {
     return s.url(path).replaceFirst("^http", "ws");
   }
 

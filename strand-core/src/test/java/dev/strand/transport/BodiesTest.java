@@ -16,7 +16,7 @@ import dev.strand.Response;
 import dev.strand.StreamingResponse;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
-import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -25,26 +25,16 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Request and response bodies end to end: framing both ways, large streams, 100-continue. */
 @ExtendWith(NettyLeakDetectorExtension.class)
 class BodiesTest {
-  static TestServer server;
-
-  @BeforeAll
-  static void start() {
-    server = TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
+  @RegisterExtension
+  static final TestServerExtension server = TestServerExtension.start();
 
   static Request post(String path, RequestBody body, boolean expectContinue) {
     return Request.builder("POST", server.url(path)).body(body).expectContinue(expectContinue)
@@ -141,7 +131,7 @@ class BodiesTest {
     // piled the body up instead of reading on demand would end this test with OutOfMemoryError.
     assertTrue(size > Runtime.getRuntime().maxMemory(), "the body must not fit in the test heap");
     try (NettyTransport t = TransportFixture.transport(2)) {
-      try (StreamingResponse r = t.send(get(server, "/bytes/" + size)).get(10, TimeUnit.SECONDS)) {
+      try (StreamingResponse r = t.send(get(server.get(), "/bytes/" + size)).get(10, TimeUnit.SECONDS)) {
         assertEquals(size, r.responseBody().contentLength());
         long total = 0;
         byte[] chunk;
@@ -162,10 +152,10 @@ class BodiesTest {
       assertEquals(200, r.status());
       assertEquals(String.valueOf(Payloads.BIG.length), r.headers().first("content-length"));
       assertNull(r.responseBody().readChunk());
-      Response noContent = fetch(t, get(server, "/status/204"));
+      Response noContent = fetch(t, get(server.get(), "/status/204"));
       assertEquals(204, noContent.status());
       assertEquals(0, noContent.bytes().length);
-      Response small = fetch(t, get(server, "/small"));
+      Response small = fetch(t, get(server.get(), "/small"));
       assertArrayEquals(Payloads.SMALL, small.bytes());
       assertEquals(1, t.stats().connectionsOpened(), "all on one connection");
     }
@@ -175,9 +165,9 @@ class BodiesTest {
   void bodyOverTheLimitFailsAndDiscardsTheConnection() throws Exception {
     try (NettyTransport t = TransportFixture.transport(1)) {
       // Larger than what is read ahead, so the body cannot have ended before readAll is called.
-      StreamingResponse known = t.send(get(server, "/bytes/2000000")).get(10, TimeUnit.SECONDS);
+      StreamingResponse known = t.send(get(server.get(), "/bytes/2000000")).get(10, TimeUnit.SECONDS);
       assertInstanceOf(ProtocolException.class, TransportFixture.failure(known.responseBody().readAll(1000)));
-      StreamingResponse chunked = t.send(get(server, "/chunked/2000000")).get(10, TimeUnit.SECONDS);
+      StreamingResponse chunked = t.send(get(server.get(), "/chunked/2000000")).get(10, TimeUnit.SECONDS);
       Throwable e = TransportFixture.failure(chunked.responseBody().readAll(1000));
       assertInstanceOf(ProtocolException.class, e);
       assertTrue(e.getMessage().contains("exceeds the limit of 1000 bytes"), e.getMessage());

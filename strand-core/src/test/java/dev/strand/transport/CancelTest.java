@@ -11,49 +11,39 @@ import dev.strand.NettyTransport;
 import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.testkit.NettyLeakDetectorExtension;
-import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Callers that give up — cancel, get interrupted, close early — never leave a connection in use. */
 @ExtendWith(NettyLeakDetectorExtension.class)
 class CancelTest {
-  static TestServer server;
-
-  @BeforeAll
-  static void start() {
-    server = TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
+  @RegisterExtension
+  static final TestServerExtension server = TestServerExtension.start();
 
   @Test
   void cancellingAnExchangeInFlightClosesItsConnection() throws Exception {
     try (NettyTransport t = TransportFixture.transport(2)) {
-      CompletableFuture<StreamingResponse> f = t.send(get(server, "/never"));
+      CompletableFuture<StreamingResponse> f = t.send(get(server.get(), "/never"));
       TransportFixture.awaitStats(t, s -> s.inUse() == 1);
       assertTrue(f.cancel(true));
       ClientStats s = TransportFixture.awaitStats(t, x -> x.open() == 0);
       assertEquals(0, s.inUse());
-      assertEquals(200, fetch(t, get(server, "/small")).status());
+      assertEquals(200, fetch(t, get(server.get(), "/small")).status());
     }
   }
 
   @Test
   void cancellingAWaiterTakesItOutOfLine() throws Exception {
     try (NettyTransport t = TransportFixture.transport(1)) {
-      CompletableFuture<StreamingResponse> busy = t.send(get(server, "/delay/500"));
+      CompletableFuture<StreamingResponse> busy = t.send(get(server.get(), "/delay/500"));
       TransportFixture.awaitStats(t, s -> s.inUse() == 1);
-      CompletableFuture<StreamingResponse> waiting = t.send(get(server, "/small"));
+      CompletableFuture<StreamingResponse> waiting = t.send(get(server.get(), "/small"));
       assertEquals(1, t.stats().pending());
       assertTrue(waiting.cancel(true));
       assertEquals(0, t.stats().pending(), "out of line at once");
@@ -72,7 +62,7 @@ class CancelTest {
       AtomicReference<Throwable> seen = new AtomicReference<>();
       // What a blocking call does (dev.strand.Futures.await): wait, and cancel the future when interrupted.
       Thread caller = Thread.ofVirtual().start(() -> {
-        CompletableFuture<StreamingResponse> f = t.send(get(server, "/never"));
+        CompletableFuture<StreamingResponse> f = t.send(get(server.get(), "/never"));
         sent.set(f);
         waiting.countDown();
         try {
@@ -97,7 +87,7 @@ class CancelTest {
   @Test
   void closingAStreamingResponseEarlyDiscardsTheConnection() throws Exception {
     try (NettyTransport t = TransportFixture.transport(2)) {
-      StreamingResponse r = t.send(get(server, "/bytes/10000000")).get(10, TimeUnit.SECONDS);
+      StreamingResponse r = t.send(get(server.get(), "/bytes/10000000")).get(10, TimeUnit.SECONDS);
       assertNotNull(r.responseBody().readChunk());
       r.close();
       r.close();
@@ -109,7 +99,7 @@ class CancelTest {
   @Test
   void closingAfterTheEndKeepsTheConnection() throws Exception {
     try (NettyTransport t = TransportFixture.transport(2)) {
-      StreamingResponse r = t.send(get(server, "/small")).get(10, TimeUnit.SECONDS);
+      StreamingResponse r = t.send(get(server.get(), "/small")).get(10, TimeUnit.SECONDS);
       while (r.responseBody().readChunk() != null) {
         // drain
       }
@@ -121,9 +111,9 @@ class CancelTest {
   @Test
   void closingTheTransportFailsWaitersAndInFlightExchanges() throws Exception {
     NettyTransport t = TransportFixture.transport(1);
-    CompletableFuture<StreamingResponse> inFlight = t.send(get(server, "/never"));
+    CompletableFuture<StreamingResponse> inFlight = t.send(get(server.get(), "/never"));
     TransportFixture.awaitStats(t, s -> s.inUse() == 1);
-    CompletableFuture<StreamingResponse> waiter = t.send(get(server, "/small"));
+    CompletableFuture<StreamingResponse> waiter = t.send(get(server.get(), "/small"));
     t.close();
     assertTrue(TransportFixture.failure(waiter) instanceof TransportException);
     assertTrue(TransportFixture.failure(inFlight) instanceof TransportException);
@@ -133,7 +123,7 @@ class CancelTest {
   void manyAbandonedExchangesLeakNothing() throws Exception {
     try (NettyTransport t = TransportFixture.transport(8)) {
       for (int i = 0; i < 200; i++) {
-        CompletableFuture<StreamingResponse> f = t.send(get(server, i % 2 == 0 ? "/delay/5" : "/small"));
+        CompletableFuture<StreamingResponse> f = t.send(get(server.get(), i % 2 == 0 ? "/delay/5" : "/small"));
         if (i % 3 == 0) {
           f.cancel(true);
         } else if (i % 3 == 1) {

@@ -14,31 +14,21 @@ import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
-import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Each broken response ends in the right exception, nothing hangs, and no connection stays in use. */
 @ExtendWith(NettyLeakDetectorExtension.class)
 class FaultsTest {
-  static TestServer server;
+  @RegisterExtension
+  static final TestServerExtension server = TestServerExtension.start();
   NettyTransport transport;
-
-  @BeforeAll
-  static void start() {
-    server = TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
 
   @BeforeEach
   void open() {
@@ -50,14 +40,14 @@ class FaultsTest {
     ClientStats s = TransportFixture.awaitQuiet(transport);
     assertEquals(s.open(), s.idle(), "no connection left in use: " + s);
     // The transport still works after the fault.
-    StreamingResponse ok = transport.send(get(server, "/small")).get(10, TimeUnit.SECONDS);
+    StreamingResponse ok = transport.send(get(server.get(), "/small")).get(10, TimeUnit.SECONDS);
     assertEquals(Payloads.SMALL.length, ok.responseBody().readAll(1 << 20).get(10, TimeUnit.SECONDS).length);
     transport.close();
   }
 
   /** The failure of sending {@code path} and reading its whole body. */
   Throwable failureOf(String path) throws Exception {
-    Request request = get(server, path);
+    Request request = get(server.get(), path);
     StreamingResponse r;
     try {
       r = transport.send(request).get(10, TimeUnit.SECONDS);
@@ -127,7 +117,7 @@ class FaultsTest {
   @Test
   void largerHeaderLimitAcceptsHugeHeaders() throws Exception {
     try (NettyTransport big = NettyTransport.builder().maxHeaderSize(256 * 1024).build()) {
-      StreamingResponse r = big.send(get(server, "/fault/huge-headers")).get(10, TimeUnit.SECONDS);
+      StreamingResponse r = big.send(get(server.get(), "/fault/huge-headers")).get(10, TimeUnit.SECONDS);
       assertEquals(200, r.status());
       assertEquals(140, r.headers().size() - (int) r.headers().toMap().keySet().stream()
           .filter(n -> !n.startsWith("x-filler")).count());

@@ -11,36 +11,26 @@ import dev.strand.Response;
 import dev.strand.Version;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
-import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @ExtendWith(NettyLeakDetectorExtension.class)
 class KeepAliveTest {
-  static TestServer server;
-
-  @BeforeAll
-  static void start() {
-    server = TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
+  @RegisterExtension
+  static final TestServerExtension server = TestServerExtension.start();
 
   @Test
   void sequentialRequestsReuseOneConnection() throws Exception {
-    server.resetStats();
+    server.get().resetStats();
     try (NettyTransport t = TransportFixture.transport(4)) {
       for (int i = 0; i < 20; i++) {
-        Response r = fetch(t, get(server, "/small"));
+        Response r = fetch(t, get(server.get(), "/small"));
         assertEquals(200, r.status());
         assertEquals(Version.HTTP_1_1, r.version());
         assertArrayEquals(Payloads.SMALL, r.bytes());
@@ -49,16 +39,16 @@ class KeepAliveTest {
       assertEquals(1, s.connectionsOpened());
       assertEquals(1, s.idle());
       assertEquals(0, s.inUse());
-      assertEquals(1, server.acceptedConnections());
+      assertEquals(1, server.get().acceptedConnections());
     }
   }
 
   @Test
   void bigBodyOfKnownLength() throws Exception {
     try (NettyTransport t = TransportFixture.transport(4)) {
-      Response r = fetch(t, get(server, "/big"));
+      Response r = fetch(t, get(server.get(), "/big"));
       assertArrayEquals(Payloads.BIG, r.bytes());
-      Response again = fetch(t, get(server, "/bytes/300000"));
+      Response again = fetch(t, get(server.get(), "/bytes/300000"));
       assertArrayEquals(Payloads.bytes(300000), again.bytes());
       assertEquals(1, t.stats().connectionsOpened());
     }
@@ -67,7 +57,7 @@ class KeepAliveTest {
   @Test
   void chunkedResponseIsReassembled() throws Exception {
     try (NettyTransport t = TransportFixture.transport(4)) {
-      Response r = fetch(t, get(server, "/chunked/100000"));
+      Response r = fetch(t, get(server.get(), "/chunked/100000"));
       assertEquals(100000, r.bytes().length);
       assertArrayEquals(Payloads.bytes(100000), r.bytes());
       assertEquals("epoll", t.stats().transport());
@@ -79,20 +69,20 @@ class KeepAliveTest {
     try (NettyTransport t = NettyTransport.builder().preferNative(false).ioThreads(1).build()) {
       assertEquals("nio", t.stats().transport());
       assertEquals("none", t.stats().tlsEngine());
-      assertArrayEquals(Payloads.SMALL, fetch(t, get(server, "/small")).bytes());
-      assertArrayEquals(Payloads.SMALL, fetch(t, get(server, "/small")).bytes());
+      assertArrayEquals(Payloads.SMALL, fetch(t, get(server.get(), "/small")).bytes());
+      assertArrayEquals(Payloads.SMALL, fetch(t, get(server.get(), "/small")).bytes());
       assertEquals(1, t.stats().connectionsOpened());
     }
   }
 
   @Test
   void concurrentRequestsShareAPoolOfTheirSize() throws Exception {
-    server.resetStats();
+    server.get().resetStats();
     try (NettyTransport t = TransportFixture.transport(8)) {
       List<CompletableFuture<byte[]>> futures = new ArrayList<>();
       for (int round = 0; round < 5; round++) {
         for (int i = 0; i < 40; i++) {
-          futures.add(t.send(get(server, "/small")).thenCompose(r -> r.responseBody().readAll(1 << 20)));
+          futures.add(t.send(get(server.get(), "/small")).thenCompose(r -> r.responseBody().readAll(1 << 20)));
         }
         for (var f : futures) {
           assertArrayEquals(Payloads.SMALL, f.get(20, TimeUnit.SECONDS));

@@ -19,7 +19,7 @@ import dev.strand.Timeout;
 import dev.strand.TransportException;
 import dev.strand.WriteTimeoutException;
 import dev.strand.testkit.NettyLeakDetectorExtension;
-import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -32,24 +32,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @ExtendWith(NettyLeakDetectorExtension.class)
 class TimeoutsTest {
-  static TestServer server;
-
-  @BeforeAll
-  static void start() {
-    server = TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
+  @RegisterExtension
+  static final TestServerExtension server = TestServerExtension.start();
 
   static Request get(String path, Timeout timeout) {
     return Request.builder("GET", server.url(path)).timeout(timeout).build();
