@@ -69,6 +69,8 @@ final class Http2Connection extends NettyConnection {
   private boolean pingOutstanding;
   private HttpException connectionError;
   private ScheduledFuture<?> settingsTimer;
+  /** The read and write timeouts of all its streams. */
+  final DeadlineTimer timer;
 
   private Http2Connection(Channel channel, NettyEngine engine, Origin origin) {
     this.channel = channel;
@@ -76,6 +78,7 @@ final class Http2Connection extends NettyConnection {
     this.origin = origin;
     this.bootstrap = new Http2StreamChannelBootstrap(channel);
     this.sslSession = TlsSetup.session(channel); // installed after the TLS handshake (ALPN), if any
+    this.timer = new DeadlineTimer(channel.eventLoop(), this::expireStreams);
   }
 
   /** Turns {@code ch} into an HTTP/2 connection; it reports to the pool when the server's SETTINGS arrive. */
@@ -178,6 +181,19 @@ final class Http2Connection extends NettyConnection {
     if (streams.isEmpty() && (closeWhenIdle || (goingAway && channel.isActive()))) {
       channel.close();
     }
+  }
+
+  /** Fails the streams that are overdue; the earliest deadline of the others (the timer's check). */
+  private long expireStreams(long now) {
+    long next = DeadlineTimer.NONE;
+    // A copy: a stream that fails leaves the map. Made once per timeout period, not per request.
+    for (Http2StreamHandler h : streams.values().toArray(new Http2StreamHandler[0])) {
+      long due = h.expire(now);
+      if (due != DeadlineTimer.NONE && (next == DeadlineTimer.NONE || due - next < 0)) {
+        next = due;
+      }
+    }
+    return next;
   }
 
   /** Why the whole connection failed, if it did. */
