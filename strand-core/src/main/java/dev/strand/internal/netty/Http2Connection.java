@@ -18,6 +18,7 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2SettingsFrame;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
@@ -93,6 +94,9 @@ final class Http2Connection extends NettyConnection {
         .build();
     long pingMillis = Math.max(1, PING_IDLE.toMillis());
     ch.pipeline()
+        // Each stream flushes its HEADERS; one write to the socket per event-loop turn carries them all.
+        .addLast("h2-flush", new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES,
+            true))
         .addLast("h2-idle", new IdleStateHandler(pingMillis, 0, 0, TimeUnit.MILLISECONDS))
         .addLast("h2", codec)
         .addLast("h2-mux", new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()))
