@@ -10,8 +10,8 @@ import io.netty.util.AsciiString;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A request head as HTTP/2 header fields: pseudo-headers from the URL, names in lower case, and
