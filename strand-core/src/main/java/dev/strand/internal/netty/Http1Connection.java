@@ -33,9 +33,9 @@ import javax.net.ssl.SSLSession;
  * while the connection is idle (so a peer's FIN is seen at once and the connection leaves the pool);
  * it is withheld while the consumer of a streamed body is behind, which is the backpressure.
  *
- * <p>Timeouts: one timer per connection, re-armed lazily. Each read or write completion just stamps
+ * <p>Timeouts: one {@link DeadlineTimer} per connection. Each read or write completion just stamps
  * {@link #progressAt}; the timer, when it fires, compares that stamp with the current phase's limit
- * and re-arms itself for the remainder. So the hot path schedules nothing per request.
+ * and re-arms itself for the remainder.
  */
 final class Http1Connection extends NettyConnection implements BodyOwner {
   private static final long CONTINUE_FALLBACK_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -46,7 +46,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   private final RequestWriter.Target target;
   private final int maxHeaderSize;
   private final boolean[] flags = new boolean[2];
-  private final Runnable timerTask = this::onTimer;
+  private final DeadlineTimer timer;
   /** Stamps write progress for the write timeout; added to body writes. */
   final ChannelFutureListener writeProgress = f -> {
     if (f.isSuccess()) {
@@ -70,8 +70,6 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   private boolean readPaused;
   private ScheduledFuture<?> continueTimer;
   private long progressAt;
-  private boolean timerArmed;
-  private long timerAt;
 
   /** @param forwardingProxy the HTTP proxy this channel talks to (absolute-form requests), or {@code null} */
   private final SSLSession sslSession;
@@ -84,6 +82,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     this.maxHeaderSize = maxHeaderSize;
     this.target = RequestWriter.Target.of(origin, forwardingProxy);
     this.sslSession = TlsSetup.session(channel); // built after the TLS handshake, if any
+    this.timer = new DeadlineTimer(channel.eventLoop(), this::expire);
   }
 
   EventLoop eventLoop() {
@@ -473,30 +472,19 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   }
 
   private void armTimer() {
-    long timeout = currentTimeout();
-    if (timeout <= 0) {
-      return;
-    }
-    long due = progressAt + timeout;
-    if (!timerArmed || due - timerAt < 0) {
-      timerArmed = true;
-      timerAt = due;
-      channel.eventLoop().schedule(timerTask, Math.max(0, due - System.nanoTime()), TimeUnit.NANOSECONDS);
-    }
+    timer.armBy(DeadlineTimer.deadline(progressAt, currentTimeout()));
   }
 
-  private void onTimer() {
-    timerArmed = false;
+  /** Fails the exchange if its current phase has made no progress within its limit (the timer's check). */
+  private long expire(long now) {
     long timeout = currentTimeout();
-    if (timeout <= 0) {
-      return;
+    long due = DeadlineTimer.deadline(progressAt, timeout);
+    if (due == DeadlineTimer.NONE || now - due < 0) {
+      return due;
     }
-    if (System.nanoTime() - (progressAt + timeout) >= 0) {
-      Exchange x = exchange;
-      boolean writing = !requestDone && !awaitingContinue;
-      fail(writing ? ErrorMapper.writeTimeout(x.request, timeout) : ErrorMapper.readTimeout(x.request, timeout), false);
-    } else {
-      armTimer();
-    }
+    Exchange x = exchange;
+    boolean writing = !requestDone && !awaitingContinue;
+    fail(writing ? ErrorMapper.writeTimeout(x.request, timeout) : ErrorMapper.readTimeout(x.request, timeout), false);
+    return DeadlineTimer.NONE;
   }
 }

@@ -18,6 +18,7 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2SettingsFrame;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
@@ -69,6 +70,8 @@ final class Http2Connection extends NettyConnection {
   private boolean pingOutstanding;
   private HttpException connectionError;
   private ScheduledFuture<?> settingsTimer;
+  /** The read and write timeouts of all its streams. */
+  final DeadlineTimer timer;
 
   private Http2Connection(Channel channel, NettyEngine engine, Origin origin) {
     this.channel = channel;
@@ -76,6 +79,7 @@ final class Http2Connection extends NettyConnection {
     this.origin = origin;
     this.bootstrap = new Http2StreamChannelBootstrap(channel);
     this.sslSession = TlsSetup.session(channel); // installed after the TLS handshake (ALPN), if any
+    this.timer = new DeadlineTimer(channel.eventLoop(), this::expireStreams);
   }
 
   /** Turns {@code ch} into an HTTP/2 connection; it reports to the pool when the server's SETTINGS arrive. */
@@ -90,6 +94,9 @@ final class Http2Connection extends NettyConnection {
         .build();
     long pingMillis = Math.max(1, PING_IDLE.toMillis());
     ch.pipeline()
+        // Each stream flushes its HEADERS; one write to the socket per event-loop turn carries them all.
+        .addLast("h2-flush", new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES,
+            true))
         .addLast("h2-idle", new IdleStateHandler(pingMillis, 0, 0, TimeUnit.MILLISECONDS))
         .addLast("h2", codec)
         .addLast("h2-mux", new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()))
@@ -178,6 +185,19 @@ final class Http2Connection extends NettyConnection {
     if (streams.isEmpty() && (closeWhenIdle || (goingAway && channel.isActive()))) {
       channel.close();
     }
+  }
+
+  /** Fails the streams that are overdue; the earliest deadline of the others (the timer's check). */
+  private long expireStreams(long now) {
+    long next = DeadlineTimer.NONE;
+    // A copy: a stream that fails leaves the map. Made once per timeout period, not per request.
+    for (Http2StreamHandler h : streams.values().toArray(new Http2StreamHandler[0])) {
+      long due = h.expire(now);
+      if (due != DeadlineTimer.NONE && (next == DeadlineTimer.NONE || due - next < 0)) {
+        next = due;
+      }
+    }
+    return next;
   }
 
   /** Why the whole connection failed, if it did. */

@@ -3,11 +3,15 @@ package dev.strand.internal.netty;
 import dev.strand.Headers;
 import dev.strand.Request;
 import dev.strand.internal.pool.Origin;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.AsciiString;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A request head as HTTP/2 header fields: pseudo-headers from the URL, names in lower case, and
@@ -16,6 +20,16 @@ import java.util.Locale;
  */
 final class Http2Requests {
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+  /**
+   * Common request fields, by their usual spellings, to their HTTP/2 names: an {@link AsciiString}
+   * keeps its hash, so neither the header map nor the HPACK encoder rehashes it per request, and the
+   * name is not lower-cased again each time. None of them is a field HTTP/2 leaves out.
+   */
+  private static final Map<String, AsciiString> COMMON_NAMES = commonNames(HttpHeaderNames.ACCEPT,
+      HttpHeaderNames.ACCEPT_ENCODING, HttpHeaderNames.ACCEPT_LANGUAGE, HttpHeaderNames.AUTHORIZATION,
+      HttpHeaderNames.CACHE_CONTROL, HttpHeaderNames.CONTENT_ENCODING, HttpHeaderNames.CONTENT_TYPE,
+      HttpHeaderNames.COOKIE, HttpHeaderNames.IF_MODIFIED_SINCE, HttpHeaderNames.IF_NONE_MATCH,
+      HttpHeaderNames.ORIGIN, HttpHeaderNames.REFERER, HttpHeaderNames.USER_AGENT);
 
   private Http2Requests() {}
 
@@ -29,6 +43,11 @@ final class Http2Requests {
         .authority(authority != null ? authority : origin.hostHeader())
         .path(target(request.url()));
     for (int i = 0, n = fields.size(); i < n; i++) {
+      AsciiString common = COMMON_NAMES.get(fields.name(i));
+      if (common != null) {
+        h.add(common, fields.value(i));
+        continue;
+      }
       String name = fields.name(i).toLowerCase(Locale.ROOT);
       switch (name) {
         case "host", "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade",
@@ -54,6 +73,9 @@ final class Http2Requests {
   static String target(URI url) {
     String path = url.getRawPath();
     String query = url.getRawQuery();
+    if (query == null && path != null && !path.isEmpty() && isWireSafe(path)) {
+      return path; // the usual case, without a copy
+    }
     StringBuilder sb = new StringBuilder();
     escape(sb, path == null || path.isEmpty() ? "/" : path);
     if (query != null) {
@@ -61,6 +83,32 @@ final class Http2Requests {
       escape(sb, query);
     }
     return sb.toString();
+  }
+
+  private static boolean isWireSafe(String s) {
+    for (int i = 0, n = s.length(); i < n; i++) {
+      char c = s.charAt(i);
+      if (c <= ' ' || c >= 0x7f) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Each name in lower case and with every word capitalized ("user-agent", "User-Agent"). */
+  private static Map<String, AsciiString> commonNames(AsciiString... names) {
+    Map<String, AsciiString> m = new HashMap<>();
+    for (AsciiString name : names) {
+      String lower = name.toString();
+      StringBuilder capitalized = new StringBuilder(lower.length());
+      for (int i = 0; i < lower.length(); i++) {
+        char c = lower.charAt(i);
+        capitalized.append(i == 0 || lower.charAt(i - 1) == '-' ? Character.toUpperCase(c) : c);
+      }
+      m.put(lower, name);
+      m.put(capitalized.toString(), name);
+    }
+    return Map.copyOf(m);
   }
 
   private static void escape(StringBuilder sb, String s) {

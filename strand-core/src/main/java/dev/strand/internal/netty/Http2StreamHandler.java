@@ -28,7 +28,6 @@ import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One exchange on one HTTP/2 stream: writes the request as HEADERS and DATA frames, turns the
@@ -44,7 +43,6 @@ import java.util.concurrent.TimeUnit;
 final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements BodyOwner {
   private final Http2Connection connection;
   private final Exchange exchange;
-  private final Runnable timerTask = this::onTimer;
   private final ChannelFutureListener writeProgress = f -> {
     if (f.isSuccess()) {
       progressAt = System.nanoTime();
@@ -61,12 +59,11 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
   private boolean paused;
   private boolean headersSent;
   private long progressAt;
-  private boolean timerArmed;
-  private long timerAt;
 
   Http2StreamHandler(Http2Connection connection, Exchange exchange) {
     this.connection = connection;
     this.exchange = exchange;
+    this.progressAt = System.nanoTime(); // the connection's timer sees the stream from now on
   }
 
   // ---- starting ----
@@ -85,7 +82,6 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
     byte[] buffered = requestBody == null ? null : requestBody.bufferedBytes();
     boolean empty = length <= 0 && length != -1 || (buffered != null && buffered.length == 0);
     Http2Headers headers = Http2Requests.headers(request, connection.origin, length);
-    progressAt = System.nanoTime();
     ch.writeAndFlush(new DefaultHttp2HeadersFrame(headers, empty)).addListener(f -> {
       if (f.isSuccess()) {
         headersSent = true;
@@ -453,7 +449,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
     }
   }
 
-  // ---- timeouts: one lazily re-armed timer, as in Http1Connection ----
+  // ---- timeouts: checked by the connection's DeadlineTimer ----
 
   private long currentTimeout() {
     if (done) {
@@ -466,31 +462,20 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
   }
 
   private void armTimer() {
-    long timeout = currentTimeout();
-    if (timeout <= 0) {
-      return;
-    }
-    long due = progressAt + timeout;
-    if (!timerArmed || due - timerAt < 0) {
-      timerArmed = true;
-      timerAt = due;
-      connection.eventLoop().schedule(timerTask, Math.max(0, due - System.nanoTime()), TimeUnit.NANOSECONDS);
-    }
+    connection.timer.armBy(DeadlineTimer.deadline(progressAt, currentTimeout()));
   }
 
-  private void onTimer() {
-    timerArmed = false;
+  /** Fails this stream if its current phase has made no progress within its limit; else its deadline. */
+  long expire(long now) {
     long timeout = currentTimeout();
-    if (timeout <= 0) {
-      return;
+    long due = DeadlineTimer.deadline(progressAt, timeout);
+    if (due == DeadlineTimer.NONE || now - due < 0) {
+      return due;
     }
-    if (System.nanoTime() - (progressAt + timeout) >= 0) {
-      boolean writing = !requestDone && !responseStarted;
-      fail(writing ? ErrorMapper.writeTimeout(exchange.request, timeout)
-          : ErrorMapper.readTimeout(exchange.request, timeout), true);
-    } else {
-      armTimer();
-    }
+    boolean writing = !requestDone && !responseStarted;
+    fail(writing ? ErrorMapper.writeTimeout(exchange.request, timeout)
+        : ErrorMapper.readTimeout(exchange.request, timeout), true);
+    return DeadlineTimer.NONE;
   }
 
   // ---- helpers ----
