@@ -7,34 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.strand.testkit.NettyLeakDetectorExtension;
-import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Event streams as HTTP/2 streams: h2 by ALPN over TLS, and h2c with prior knowledge. */
 @ExtendWith(NettyLeakDetectorExtension.class)
 class EventStreamHttp2Test {
-  static TestServer tls;
-  static TestServer h2c;
-
   // One of each server mode for the whole class: h2 needs TLS, h2c does not.
-  @BeforeAll
-  static void start() {
-    var pki = SharedTestPki.get();
-    tls = TestServer.builder().tls(pki.server().cert(), pki.server().key()).http2(true).build();
-    h2c = TestServer.builder().http2(true).build();
-  }
-
-  @AfterAll
-  static void stop() {
-    tls.close();
-    h2c.close();
-  }
+  @RegisterExtension
+  static final TestServerExtension tls = Http2Test.tlsServer();
+  @RegisterExtension
+  static final TestServerExtension h2c = Http2Test.h2cServer();
 
   static Client h2() {
     return Http2Test.h2(Limits.DEFAULT);
@@ -72,11 +60,11 @@ class EventStreamHttp2Test {
   @Test
   void closingEarlyResetsTheStreamAndKeepsTheConnection() throws Exception {
     try (Client client = h2c()) {
-      int before = h2c.openConnections();
+      int before = h2c.get().openConnections();
       EventStream events = client.events(h2c.url("/sse/endless"));
       assertEquals("1", events.next().id());
       events.close();
-      assertEquals(before + 1, h2c.openConnections(), "the TCP connection stays open");
+      assertEquals(before + 1, h2c.get().openConnections(), "the TCP connection stays open");
       Request resume = Request.builder("GET", h2c.url("/sse?count=1")).header("Last-Event-ID", "41").build();
       try (EventStream again = client.events(resume)) {
         assertEquals("41", again.response().headers().first("x-last-event-id"));

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
 import dev.strand.testkit.TestServer;
+import dev.strand.testkit.TestServerExtension;
 import java.io.InputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -16,28 +17,27 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** HTTP/2 through the Client against the testkit server: ALPN, h2c prior knowledge, multiplexing, flow control. */
 @ExtendWith(NettyLeakDetectorExtension.class)
 class Http2Test {
-  static TestServer tls;
-  static TestServer h2c;
+  @RegisterExtension
+  static final TestServerExtension tls = tlsServer();
+  @RegisterExtension
+  static final TestServerExtension h2c = h2cServer();
 
-  @BeforeAll
-  static void start() {
-    var pki = SharedTestPki.get();
-    tls = TestServer.builder().tls(pki.server().cert(), pki.server().key()).http2(true).build();
-    h2c = TestServer.builder().http2(true).build();
+  /** A testkit server speaking h2 (and HTTP/1.1) by ALPN over TLS with the shared test PKI. */
+  static TestServerExtension tlsServer() {
+    return TestServerExtension.of(() -> TestServer.builder()
+        .tls(SharedTestPki.get().server().cert(), SharedTestPki.get().server().key()).http2(true).build());
   }
 
-  @AfterAll
-  static void stop() {
-    tls.close();
-    h2c.close();
+  /** A cleartext testkit server speaking h2c with prior knowledge (and HTTP/1.1). */
+  static TestServerExtension h2cServer() {
+    return TestServerExtension.of(() -> TestServer.builder().http2(true).build());
   }
 
   static Client h2(Limits limits) {
