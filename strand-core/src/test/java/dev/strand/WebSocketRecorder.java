@@ -21,6 +21,7 @@ class WebSocketRecorder implements WebSocket.Listener {
   volatile int closeCode = -1;
   volatile String closeReason;
   volatile HttpException error;
+  volatile Boolean openAtEnd; // what the socket said of itself when the end was reported
 
   @Override
   public void onOpen(WebSocket ws) {
@@ -47,6 +48,7 @@ class WebSocketRecorder implements WebSocket.Listener {
   public void onClose(WebSocket ws, int code, String reason) {
     closeCode = code;
     closeReason = reason;
+    openAtEnd = ws.isOpen();
     ends.incrementAndGet();
     ended.countDown();
   }
@@ -54,6 +56,7 @@ class WebSocketRecorder implements WebSocket.Listener {
   @Override
   public void onError(WebSocket ws, HttpException error) {
     this.error = error;
+    openAtEnd = ws.isOpen();
     ends.incrementAndGet();
     ended.countDown();
   }

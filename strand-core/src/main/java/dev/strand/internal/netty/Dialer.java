@@ -10,11 +10,15 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.proxy.HttpProxyHandler;
+import io.netty.handler.proxy.ProxyConnectException;
 import io.netty.handler.proxy.ProxyHandler;
 import io.netty.handler.proxy.Socks5ProxyHandler;
 import io.netty.resolver.NoopAddressResolverGroup;
 import io.netty.util.NetUtil;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -35,6 +39,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class Dialer {
   private static final String DIAL_ERRORS = "dial-errors";
+  private static final String CONNECT_RESPONSE_CHECK = "connect-response-check";
 
   private Dialer() {}
 
@@ -110,7 +115,11 @@ final class Dialer {
           protected void initChannel(Channel ch) {
             if (tunnel != null) {
               // The failure reaches the dial's future; the event going on would only be logged.
-              ch.pipeline().addLast("proxy", tunnel).addLast(DIAL_ERRORS, new ChannelInboundHandlerAdapter() {
+              ch.pipeline().addLast("proxy", tunnel);
+              if (tunnel instanceof HttpProxyHandler) { // its codec is now in place, before it
+                ch.pipeline().addBefore("proxy", CONNECT_RESPONSE_CHECK, new ConnectResponseCheck());
+              }
+              ch.pipeline().addLast(DIAL_ERRORS, new ChannelInboundHandlerAdapter() {
                 @Override
                 public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {}
               });
@@ -152,11 +161,35 @@ final class Dialer {
       }
       if (t.isSuccess()) {
         ch.pipeline().remove(DIAL_ERRORS);
+        if (ch.pipeline().get(CONNECT_RESPONSE_CHECK) != null) {
+          ch.pipeline().remove(CONNECT_RESPONSE_CHECK);
+        }
         dialed.complete(ch);
       } else {
         dialed.completeExceptionally(ErrorMapper.tunnelFailed(t.cause(), proxy, origin, request));
       }
     });
+  }
+
+  /**
+   * Fails the tunnel on a response to CONNECT that did not parse. Netty's proxy handler ignores the
+   * decoder's verdict: it took garbage for a status "999 Unknown", and waited for the end of a
+   * too-large head that its decoder had given up on until the connect timeout.
+   */
+  private static final class ConnectResponseCheck extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      if (!(msg instanceof HttpResponse r) || !r.decoderResult().isFailure()) {
+        ctx.fireChannelRead(msg);
+        return;
+      }
+      ReferenceCountUtil.release(msg);
+      Throwable cause = r.decoderResult().cause();
+      String why = cause instanceof TooLongFrameException
+          ? "its response head is too large (" + cause.getMessage() + ")"
+          : "it answered CONNECT with something that is not an HTTP response (" + cause.getMessage() + ")";
+      ctx.fireExceptionCaught(new ProxyConnectException(why, cause)); // the proxy handler fails the tunnel
+    }
   }
 
   private static ProxyHandler tunnelHandler(ProxyServer proxy, InetSocketAddress address) {

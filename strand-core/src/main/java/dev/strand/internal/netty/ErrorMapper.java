@@ -52,6 +52,9 @@ final class ErrorMapper {
     int arrow = m.indexOf(" => ");
     int comma = arrow < 0 ? -1 : m.indexOf(", ", arrow);
     String detail = comma < 0 ? m : m.substring(comma + 2);
+    if (detail.equals("disconnected")) {
+      detail = "it closed the connection before the tunnel was open";
+    }
     String verb = cause instanceof HttpProxyHandler.HttpProxyConnectException ? " refused the tunnel to " : " failed to open a tunnel to ";
     return new ConnectException("proxy " + proxy.authority() + verb + origin.socketHost() + ":" + origin.port() + ": "
         + (detail.startsWith("status: ") ? detail.substring(8) : detail) + suffix(request), request, cause);

@@ -27,8 +27,11 @@ import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketClientHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketClientHandshakerFactory;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketVersion;
 import io.netty.handler.codec.http.websocketx.extensions.compression.WebSocketClientCompressionHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
@@ -224,10 +227,18 @@ final class WebSocketConnector {
         handshaker.finishHandshake(ch, new DefaultFullHttpResponse(r.protocolVersion(), r.status(),
             Unpooled.EMPTY_BUFFER, r.headers(), EmptyHttpHeaders.INSTANCE));
       } catch (RuntimeException e) {
-        fail(ctx, new ProtocolException("WebSocket handshake failed: " + e.getMessage() + " (" + where + ")",
-            request, e));
+        // Netty words a wrong Sec-WebSocket-Accept "Invalid challenge. Actual: X. Expected: Y".
+        String why = String.valueOf(e.getMessage()).startsWith("Invalid challenge")
+            ? "Sec-WebSocket-Accept does not answer our Sec-WebSocket-Key: " + e.getMessage() : e.getMessage();
+        fail(ctx, new ProtocolException("WebSocket handshake failed: " + why + " (" + where + ")", request, e));
         return;
       }
+      // The handshaker's decoder sends its own Close on a protocol error, but from where it sits, before the frame
+      // encoder: the frame fails to go out and the connection drops unannounced (and after an invalid Close it
+      // sends none). Ours only reports the error; RealWebSocket sends the Close, as for its own errors.
+      ch.pipeline().replace(WebSocketFrameDecoder.class, "ws-decoder", new WebSocket13FrameDecoder(
+          WebSocketDecoderConfig.newBuilder().expectMaskedFrames(false).allowMaskMismatch(false).allowExtensions(true)
+              .maxFramePayloadLength(maxMessageSize).closeOnProtocolViolation(false).build()));
       done = true;
       cancelTimer();
       StreamingResponse head = StreamingResponse.of(request, 101, r.status().reasonPhrase(),

@@ -206,6 +206,13 @@ public final class RealWebSocket extends ChannelInboundHandlerAdapter implements
   }
 
   private void onFrame(WebSocketFrame frame) {
+    if (frame.rsv() != 0) {
+      // Netty's decoder lets reserved bits through because extensions are allowed; permessage-deflate,
+      // the only one we offer, clears RSV1 of what it inflated, so any bit left was never agreed.
+      fail(WebSocketCloseStatus.PROTOCOL_ERROR.code(), new ProtocolException("WebSocket frame has reserved bits (RSV "
+          + frame.rsv() + ") that no agreed extension defines; closed with 1002 (" + where + ")", handshake.request()));
+      return;
+    }
     ByteBuf content = frame.content();
     if (frame instanceof TextWebSocketFrame || frame instanceof BinaryWebSocketFrame) {
       // Netty's decoder rejects a new data frame inside a fragmented message, so none is in progress here.
@@ -313,15 +320,11 @@ public final class RealWebSocket extends ChannelInboundHandlerAdapter implements
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     if (cause instanceof CorruptedWebSocketFrameException e) {
-      // Netty's decoder has already sent a Close with this status and closes the connection.
-      closeSent = true;
-      if (e.closeStatus().code() == WebSocketCloseStatus.MESSAGE_TOO_BIG.code()) {
-        end(tooBigException(e));
-      } else {
-        end(new ProtocolException("WebSocket protocol error: " + e.getMessage() + "; closed with "
-            + e.closeStatus().code() + " (" + where + ")", handshake.request(), e));
-      }
-      channel.close();
+      // The frame decoder has stopped reading (it is configured not to close: see WebSocketConnector).
+      int code = e.closeStatus().code();
+      fail(code, code == WebSocketCloseStatus.MESSAGE_TOO_BIG.code() ? tooBigException(e)
+          : new ProtocolException("WebSocket protocol error: " + e.getMessage() + "; closed with " + code
+              + " (" + where + ")", handshake.request(), e));
     } else if (cause instanceof DecompressionException e && String.valueOf(e.getMessage()).contains("maximum")) {
       fail(WebSocketCloseStatus.MESSAGE_TOO_BIG.code(), tooBigException(e)); // inflating hit maxMessageSize
     } else if (cause instanceof HttpException e) {
@@ -346,9 +349,10 @@ public final class RealWebSocket extends ChannelInboundHandlerAdapter implements
 
   /** Ends the socket for a reason of ours: tells the peer with {@code code}, then drops the connection. */
   private void fail(int code, HttpException error) {
+    boolean sendClose = !closeSent;
+    closeSent = true; // before the listener hears of it, so that the socket already reports itself closed
     end(error);
-    if (!closeSent) {
-      closeSent = true;
+    if (sendClose) {
       channel.writeAndFlush(new CloseWebSocketFrame(code, null)).addListener(ChannelFutureListener.CLOSE);
     } else {
       channel.close();

@@ -1,0 +1,90 @@
+package dev.strand;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.strand.testkit.NettyLeakDetectorExtension;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * HTTP proxies scripted byte for byte ({@link RawPeer}) that answer CONNECT with something other than
+ * a response: each is a {@link ConnectException} naming the proxy and the target, well within the
+ * connect timeout, with no connection left open.
+ */
+@ExtendWith(NettyLeakDetectorExtension.class)
+class ProxyBadPeerTest {
+  /** The connect timeout: a failure must come well before it. */
+  private static final Duration CONNECT = Duration.ofSeconds(5);
+
+  private static void write(OutputStream out, String s) throws java.io.IOException {
+    out.write(s.getBytes(StandardCharsets.ISO_8859_1));
+    out.flush();
+  }
+
+  private static ConnectException tunnelFails(RawPeer.Script proxyScript, String why) throws Exception {
+    try (RawPeer proxy = new RawPeer(proxyScript);
+        Client client = Client.builder().proxy(Proxy.http("127.0.0.1:" + proxy.port()))
+            .timeout(Timeout.DEFAULT.withConnect(CONNECT)).build()) {
+      long start = System.nanoTime();
+      ConnectException e = assertThrows(ConnectException.class, () -> client.get("https://localhost:1/x"));
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertTrue(millis < CONNECT.toMillis() / 2, millis + " ms: " + e);
+      assertEquals(ConnectException.class, e.getClass(), e.toString());
+      assertTrue(e.getMessage().startsWith("proxy 127.0.0.1:" + proxy.port() + " ")
+          && e.getMessage().contains("localhost:1") && e.getMessage().contains(why)
+          && e.getMessage().endsWith("(GET https://localhost:1/x)"), e.getMessage());
+      assertEquals(0, client.stats().open(), client.stats().toString());
+      return e;
+    }
+  }
+
+  @Test
+  void garbageForAConnectResponse() throws Exception {
+    tunnelFails((head, in, out, s) -> {
+      write(out, "SSH-2.0-OpenSSH_9.6\r\n\r\n");
+      in.read(); // until the client hangs up
+    }, "not an HTTP response");
+  }
+
+  @Test
+  void aConnectResponseHeadOver64KiB() throws Exception {
+    tunnelFails((head, in, out, s) -> {
+      write(out, "HTTP/1.1 200 Connection established\r\n");
+      for (int i = 0; i < 70; i++) {
+        write(out, "X-Filler-" + i + ": " + "x".repeat(1000) + "\r\n");
+      }
+      write(out, "\r\n");
+      in.read();
+    }, "too large");
+  }
+
+  @Test
+  void theProxyClosingMidResponse() throws Exception {
+    tunnelFails((head, in, out, s) -> write(out, "HTTP/1.1 200 Connection est"), "closed the connection before the tunnel was open");
+  }
+
+  @Test
+  void aForwardingProxysBadGatewayIsAnOrdinaryResponse() throws Exception {
+    try (RawPeer proxy = new RawPeer((head, in, out, s) -> {
+          String line = head.substring(0, head.indexOf("\r\n"));
+          if (!line.equals("GET http://example.test/x HTTP/1.1")) {
+            throw new AssertionError(line);
+          }
+          write(out, "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: 15\r\n\r\nupstream is down");
+          in.read();
+        });
+        Client client = Client.builder().proxy(Proxy.http("127.0.0.1:" + proxy.port())).build()) {
+      Response r = client.get("http://example.test/x");
+      assertEquals(502, r.status());
+      assertEquals("Bad Gateway", r.reason());
+      assertEquals("upstream is down".substring(0, 15), r.text());
+      HttpStatusException e = assertThrows(HttpStatusException.class, r::raiseForStatus);
+      assertEquals(502, e.status());
+    }
+  }
+}
