@@ -46,10 +46,16 @@ public final class StreamingResponse implements ResponseHead, AutoCloseable {
     this.sslSession = sslSession;
   }
 
-  /** For transports: a response head with the body still to be read from {@code body}. */
+  /** For transports: a response head with the body still to be read from {@code body}, in cleartext. */
   public static StreamingResponse of(
       Request request, int status, String reason, Headers headers, Version version, ResponseBody body) {
     return new StreamingResponse(request, status, reason, headers, version, body, null);
+  }
+
+  /** For transports: as {@link #of(Request, int, String, Headers, Version, ResponseBody)}, received over {@code sslSession}. */
+  public static StreamingResponse of(Request request, int status, String reason, Headers headers, Version version,
+      ResponseBody body, SSLSession sslSession) {
+    return new StreamingResponse(request, status, reason, headers, version, body, sslSession);
   }
 
   /** For mocks and tests: a response already in memory, to be read as a stream. */
@@ -66,11 +72,6 @@ public final class StreamingResponse implements ResponseHead, AutoCloseable {
   /** The same head and body, attributed to another request (for example after a redirect). */
   public StreamingResponse withRequest(Request request) {
     return new StreamingResponse(request, status, reason, headers, version, body, sslSession);
-  }
-
-  /** This response as received over {@code session} (transports call it; see {@link #sslSession()}). */
-  public StreamingResponse withSslSession(SSLSession session) {
-    return new StreamingResponse(request, status, reason, headers, version, body, session);
   }
 
   @Override

@@ -269,10 +269,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     Version version = r.protocolVersion() == HttpVersion.HTTP_1_0 ? Version.HTTP_1_0 : Version.HTTP_1_1;
     long length = x.head || code == 204 || code == 304 || code == 101 ? 0 : HttpUtil.getContentLength(r, -1L);
     body = new NettyResponseBody(this, x.request, length);
-    undelivered = StreamingResponse.of(x.request, code, r.status().reasonPhrase(), headers, version, body);
-    if (sslSession != null) {
-      undelivered = undelivered.withSslSession(sslSession);
-    }
+    undelivered = StreamingResponse.of(x.request, code, r.status().reasonPhrase(), headers, version, body, sslSession);
   }
 
   private void onContent(HttpContent c) {

@@ -240,10 +240,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
     responseStarted = true;
     long length = exchange.head || code == 204 || code == 304 ? 0 : contentLength(headers);
     body = new NettyResponseBody(this, request, length);
-    undelivered = StreamingResponse.of(request, code, null, headers, Version.HTTP_2, body);
-    if (connection.sslSession != null) {
-      undelivered = undelivered.withSslSession(connection.sslSession);
-    }
+    undelivered = StreamingResponse.of(request, code, null, headers, Version.HTTP_2, body, connection.sslSession);
     if (frame.isEndStream()) {
       end();
     }
