@@ -37,7 +37,7 @@ final class WebSocketSession {
   }
 
   /** Opens the socket, relays until it ends; returns the exit code or throws the socket's failure. */
-  int run(Client client, Request handshake, InputStream stdin) throws IOException {
+  int run(Client client, Request handshake, InputStream stdin) throws IOException, CliException {
     WebSocket ws = client.websocket(handshake, new Printer());
     if (o.verbose) {
       err.println("* WebSocket open" + (ws.subprotocol() == null ? "" : ", subprotocol " + ws.subprotocol())
@@ -52,6 +52,9 @@ final class WebSocketSession {
       }
       return Failures.OK;
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof CliException c) {
+        throw c;
+      }
       throw e.getCause() instanceof HttpException h ? h : new IllegalStateException(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -88,7 +91,7 @@ final class WebSocketSession {
       stdout.write('\n');
       stdout.flush();
     } catch (IOException e) {
-      ended.completeExceptionally(new IllegalStateException("cannot write to stdout: " + e.getMessage()));
+      ended.completeExceptionally(new CliException(Failures.WRITE_ERROR, "cannot write to stdout: " + e.getMessage()));
     }
   }
 
