@@ -71,9 +71,10 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   private ScheduledFuture<?> continueTimer;
   private long progressAt;
 
-  /** @param forwardingProxy the HTTP proxy this channel talks to (absolute-form requests), or {@code null} */
+  /** The TLS session of the channel, or {@code null} in cleartext; the same for every response. */
   private final SSLSession sslSession;
 
+  /** @param forwardingProxy the HTTP proxy this channel talks to (absolute-form requests), or {@code null} */
   Http1Connection(Channel channel, NettyEngine engine, ResponseDecoder decoder, Origin origin,
       ProxyServer forwardingProxy, int maxHeaderSize) {
     this.channel = channel;
