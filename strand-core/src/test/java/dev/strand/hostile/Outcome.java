@@ -65,7 +65,8 @@ sealed interface Outcome {
       HttpException e = assertTimeoutPreemptively(DEADLINE, () -> {
         try {
           Response r = call.get();
-          return fail("expected " + type.getSimpleName() + " but got " + r + " with body \"" + r.text() + "\"");
+          String body = r.bytes().length <= 200 ? " with body \"" + r.text() + "\"" : "";
+          return fail("expected " + type.getSimpleName() + " but got " + r + body);
         } catch (HttpException x) {
           return x;
         }
