@@ -170,6 +170,25 @@ public final class H2Frames {
     return out.toByteArray();
   }
 
+  /**
+   * One HPACK field "literal with incremental indexing, new name" (RFC 7541 6.2.1): the decoder adds it to
+   * its dynamic table, where {@link #hpackIndexed} can refer to it (the newest entry is index 62).
+   */
+  public static byte[] hpackIndexing(String name, String value) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(0x40);
+    writeString(out, name);
+    writeString(out, value);
+    return out.toByteArray();
+  }
+
+  /** One HPACK "indexed header field" (RFC 7541 6.1): a reference to table entry {@code index}. */
+  public static byte[] hpackIndexed(int index) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    writeHpackInt(out, index, 7, 0x80);
+    return out.toByteArray();
+  }
+
   /** Concatenates byte arrays: several frames written as one burst. */
   public static byte[] concat(byte[]... parts) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
