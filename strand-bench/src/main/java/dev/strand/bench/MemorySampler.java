@@ -8,25 +8,31 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
- * Samples this JVM's memory once a second: heap used, heap left after the last collection, and direct
- * memory as Netty counts it. A soak shows its heap and direct memory are flat by comparing the mean of the
- * first minute with the mean of the last.
+ * Samples this JVM's memory once a second. A soak shows its memory is flat by comparing, per metric, the mean
+ * of the first minute with the mean of the last.
  */
 final class MemorySampler implements AutoCloseable {
 
-  /** One sample, in bytes; -1 where the JVM or Netty cannot tell. */
-  record Sample(long atMillis, long heapUsed, long heapAfterGc, long nettyDirect, long jdkDirect) {}
+  /** What is sampled, in report order; each in bytes, -1 where the JVM or Netty cannot tell. */
+  static final Map<String, LongSupplier> METRICS = metrics();
 
-  /** Means over the first and last {@code windowSeconds} of a run. */
-  record Window(int windowSeconds, int samples, double heapUsedFirstMiB, double heapUsedLastMiB,
-      double heapAfterGcFirstMiB, double heapAfterGcLastMiB, double nettyDirectFirstMiB,
-      double nettyDirectLastMiB, double jdkDirectFirstMiB, double jdkDirectLastMiB) {}
+  /** One sample: seconds since the sampler started and one value per {@link #METRICS} entry. */
+  record Sample(long atMillis, long[] values) {}
+
+  /** A metric's mean over the first and the last window, MiB; negative when not available. */
+  record FirstLast(double firstMiB, double lastMiB) {}
+
+  /** Means over the first and last {@code windowSeconds} of a run, per metric. */
+  record Window(int windowSeconds, int samples, Map<String, FirstLast> metrics) {}
 
   private final List<Sample> samples = new ArrayList<>();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -40,12 +46,20 @@ final class MemorySampler implements AutoCloseable {
     timer.scheduleAtFixedRate(this::sample, 0, 1, TimeUnit.SECONDS);
   }
 
+  private static Map<String, LongSupplier> metrics() {
+    Map<String, LongSupplier> m = new LinkedHashMap<>();
+    m.put("heap used", () -> ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+    m.put("heap old gen", MemorySampler::oldGen);
+    m.put("Netty direct (counter)", PlatformDependent::usedDirectMemory);
+    m.put("Netty allocator direct", MemorySampler::allocatorDirect);
+    m.put("JDK direct buffers", MemorySampler::jdkDirect);
+    return m;
+  }
+
   private void sample() {
-    Sample s = new Sample(System.currentTimeMillis() - start,
-        ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(), heapAfterGc(), nettyDirect(),
-        jdkDirect());
+    long[] values = METRICS.values().stream().mapToLong(LongSupplier::getAsLong).toArray();
     synchronized (samples) {
-      samples.add(s);
+      samples.add(new Sample(System.currentTimeMillis() - start, values));
     }
   }
 
@@ -63,41 +77,37 @@ final class MemorySampler implements AutoCloseable {
   /** First and last minute of {@code run} (or first and last half, when it is shorter than two minutes). */
   static Window window(List<Sample> run) {
     int w = Math.min(60, run.size() / 2);
-    if (w == 0) {
-      return new Window(0, run.size(), -1, -1, -1, -1, -1, -1, -1, -1);
+    Map<String, FirstLast> out = new LinkedHashMap<>();
+    int i = 0;
+    for (String name : METRICS.keySet()) {
+      out.put(name, w == 0 ? new FirstLast(-1, -1)
+          : new FirstLast(mib(run.subList(0, w), i), mib(run.subList(run.size() - w, run.size()), i)));
+      i++;
     }
-    List<Sample> first = run.subList(0, w);
-    List<Sample> last = run.subList(run.size() - w, run.size());
-    return new Window(w, run.size(), mib(first, Sample::heapUsed), mib(last, Sample::heapUsed),
-        mib(first, Sample::heapAfterGc), mib(last, Sample::heapAfterGc),
-        mib(first, Sample::nettyDirect), mib(last, Sample::nettyDirect),
-        mib(first, Sample::jdkDirect), mib(last, Sample::jdkDirect));
+    return new Window(w, run.size(), out);
   }
 
-  private static double mib(List<Sample> s, java.util.function.ToLongFunction<Sample> f) {
-    return s.stream().mapToLong(f).average().orElse(-1) / (1024.0 * 1024.0);
+  private static double mib(List<Sample> s, int metric) {
+    return s.stream().mapToLong(x -> x.values()[metric]).average().orElse(-1) / (1024.0 * 1024.0);
   }
 
-  /** Heap in use right after the last collection, summed over the heap pools (what survives: the leak signal). */
-  private static long heapAfterGc() {
+  /**
+   * Heap in the pools that are neither eden nor survivor: what outlives young collections, so what a leak
+   * makes grow (G1's "heap after GC" counters only move at old or mixed collections).
+   */
+  private static long oldGen() {
     long sum = 0;
     for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (p.getType() == MemoryType.HEAP && p.getCollectionUsage() != null) {
-        sum += p.getCollectionUsage().getUsed();
+      String name = p.getName();
+      if (p.getType() == MemoryType.HEAP && !name.contains("Eden") && !name.contains("Survivor")) {
+        sum += p.getUsage().getUsed();
       }
     }
     return sum;
   }
 
-  /**
-   * Netty's own direct-memory counter when it keeps one (buffers without a cleaner), else what the
-   * default allocator reports as used.
-   */
-  static long nettyDirect() {
-    long counted = PlatformDependent.usedDirectMemory();
-    if (counted >= 0) {
-      return counted;
-    }
+  /** Direct memory the default allocator (the one Strand's channels use) holds in use. */
+  private static long allocatorDirect() {
     return ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider m
         ? m.metric().usedDirectMemory() : -1;
   }

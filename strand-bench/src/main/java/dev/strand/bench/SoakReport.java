@@ -42,15 +42,19 @@ final class SoakReport {
         s.append("  - e.g. ").append(e.replace("|", "\\|").replace("\n", " ")).append("\n");
       }
     }
-    s.append("\nMemory of the client JVM, sampled every second: mean of the first vs the last window (a minute, or "
-        + "half the phase when shorter), MiB.\n\n| phase | window | samples | heap used | heap after GC | Netty direct "
-        + "| JDK direct |\n|---|---|---|---|---|---|---|\n");
+    s.append("\nMemory of the client JVM, sampled every second: mean of the first → the last window (a minute, or "
+        + "half the phase when shorter), MiB.\n\n| phase | window | samples |");
+    for (String metric : MemorySampler.METRICS.keySet()) {
+      s.append(' ').append(metric).append(" |");
+    }
+    s.append("\n|---|---|---|").append("---|".repeat(MemorySampler.METRICS.size())).append("\n");
     for (SoakPhase p : phases) {
       MemorySampler.Window w = p.memory();
-      s.append(String.format(Locale.ROOT, "| %s | %d s | %d | %s | %s | %s | %s |%n", p.phase(), w.windowSeconds(),
-          w.samples(), pair(w.heapUsedFirstMiB(), w.heapUsedLastMiB()),
-          pair(w.heapAfterGcFirstMiB(), w.heapAfterGcLastMiB()),
-          pair(w.nettyDirectFirstMiB(), w.nettyDirectLastMiB()), pair(w.jdkDirectFirstMiB(), w.jdkDirectLastMiB())));
+      s.append(String.format(Locale.ROOT, "| %s | %d s | %d |", p.phase(), w.windowSeconds(), w.samples()));
+      for (MemorySampler.FirstLast m : w.metrics().values()) {
+        s.append(' ').append(pair(m.firstMiB(), m.lastMiB())).append(" |");
+      }
+      s.append("\n");
     }
     boolean clean = failure == null && phases.stream().allMatch(SoakPhase::clean);
     s.append("\n").append(clean ? "Soak: clean (no unexplained outcome, pool idle after each phase).\n"
