@@ -32,6 +32,14 @@ import java.util.function.Consumer;
  * {@link Builder#version} opts into HTTP/2).
  */
 public final class Client implements AutoCloseable {
+  /**
+   * The default limit of a buffered body, 64 MiB: a buffered response is held whole in the heap, often
+   * twice while it becomes text, so a small compressed body that inflates without bound must fail
+   * rather than take the process down; 64 MiB read and decoded still fits a 256 MiB heap. Bodies
+   * larger than that belong in {@link #stream}.
+   */
+  public static final long DEFAULT_MAX_BODY_SIZE = 64L * 1024 * 1024;
+
   private final ClientEngine engine;
   private final AsyncClient async;
   private final int maxEventSize;
@@ -227,7 +235,7 @@ public final class Client implements AutoCloseable {
     private final List<Consumer<ResponseHead>> responseHooks = new ArrayList<>();
     private String userAgent = "strand/" + StrandVersion.VERSION;
     private Auth auth;
-    private long maxBodySize = Long.MAX_VALUE;
+    private long maxBodySize = DEFAULT_MAX_BODY_SIZE;
     private int webSocketMaxMessageSize = 16 * 1024 * 1024;
     private boolean decompress = true;
     private Tls tls;
@@ -339,7 +347,12 @@ public final class Client implements AutoCloseable {
       return this;
     }
 
-    /** Largest body {@link #send} reads into memory; larger fails with {@link ProtocolException} (default: no limit). */
+    /**
+     * Largest decoded body a buffered call ({@link Client#send} and its shortcuts) reads into memory;
+     * a larger one fails with {@link ProtocolException} naming the limit, and its connection is
+     * dropped. Default {@value Client#DEFAULT_MAX_BODY_SIZE} bytes (64 MiB). {@link Request.Builder#maxBodySize}
+     * overrides it per request; {@link Client#stream} is never limited (it holds one chunk at a time).
+     */
     public Builder maxBodySize(long bytes) {
       if (bytes < 0) {
         throw new IllegalArgumentException("maxBodySize must be >= 0: " + bytes);

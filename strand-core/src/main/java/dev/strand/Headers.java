@@ -185,12 +185,18 @@ public final class Headers implements Iterable<Map.Entry<String, String>> {
     return h;
   }
 
-  /** One {@code Name: value} per line; values of credential headers are not hidden, so log with care. */
+  /** One {@code Name: value} per line, with the values of credential fields (Authorization, Proxy-Authorization, Cookie, Set-Cookie) shown as {@code <redacted>}. */
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    forEach((n, v) -> sb.append(n).append(": ").append(v).append('\n'));
+    forEach((n, v) -> sb.append(n).append(": ").append(isSecret(n) ? "<redacted>" : v).append('\n'));
     return sb.toString();
+  }
+
+  /** Fields whose values are credentials: {@link #toString} never shows them (as OkHttp's does not). */
+  private static boolean isSecret(String name) {
+    return name.equalsIgnoreCase("Authorization") || name.equalsIgnoreCase("Proxy-Authorization")
+        || name.equalsIgnoreCase("Cookie") || name.equalsIgnoreCase("Set-Cookie");
   }
 
   /** Collects fields, checking each name and value as it is added. */

@@ -1,5 +1,6 @@
 package dev.strand;
 
+import dev.strand.internal.client.Urls;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLEncoder;
@@ -26,6 +27,7 @@ public final class Request {
   private final RequestBody body;
   private final Timeout timeout;
   private final boolean expectContinue;
+  private final long maxBodySize;
 
   private Request(Builder b) {
     this.method = b.method;
@@ -34,6 +36,7 @@ public final class Request {
     this.body = b.body;
     this.timeout = b.timeout;
     this.expectContinue = b.expectContinue;
+    this.maxBodySize = b.maxBodySize;
   }
 
   /** A GET request. */
@@ -62,6 +65,7 @@ public final class Request {
     b.body = body;
     b.timeout = timeout;
     b.expectContinue = expectContinue;
+    b.maxBodySize = maxBodySize;
     return b;
   }
 
@@ -94,9 +98,18 @@ public final class Request {
     return expectContinue;
   }
 
+  /**
+   * The largest decoded body a buffered call ({@code send}) reads into memory for this request, or
+   * {@code -1} to use the client's ({@link Client.Builder#maxBodySize}).
+   */
+  public long maxBodySize() {
+    return maxBodySize;
+  }
+
+  /** The method and URL, with any user information in the URL masked ({@code http://***@host/}). */
   @Override
   public String toString() {
-    return method + " " + url;
+    return method + " " + Urls.redacted(url);
   }
 
   /**
@@ -129,10 +142,19 @@ public final class Request {
             "invalid URL \"" + text + "\": scheme must be http or https, not " + uri.getScheme(), text);
       }
       if (uri.getHost() == null || uri.getHost().isEmpty()) {
-        throw new InvalidUrlException("invalid URL \"" + text + "\": no host", text);
+        throw new InvalidUrlException("invalid URL \"" + redactedText(uri, text) + "\": no host", redactedText(uri, text));
+      }
+      String portProblem = Urls.portProblem(uri);
+      if (portProblem != null) {
+        throw new InvalidUrlException("invalid URL \"" + redactedText(uri, text) + "\": " + portProblem,
+            redactedText(uri, text));
       }
     }
     return uri;
+  }
+
+  private static String redactedText(URI uri, String text) {
+    return uri.getRawUserInfo() == null ? text : Urls.redacted(uri);
   }
 
   /** Collects the parts of a request. Not thread-safe; {@link #build()} makes an immutable copy. */
@@ -143,6 +165,7 @@ public final class Request {
     private RequestBody body;
     private Timeout timeout;
     private boolean expectContinue;
+    private long maxBodySize = -1;
 
     private Builder(String method, URI url) {
       Objects.requireNonNull(method, "method");
@@ -218,6 +241,18 @@ public final class Request {
     /** Send {@code Expect: 100-continue} and hold the body until the server agrees. */
     public Builder expectContinue(boolean expectContinue) {
       this.expectContinue = expectContinue;
+      return this;
+    }
+
+    /**
+     * The largest decoded body {@code send} reads into memory for this request, overriding the
+     * client's limit; a larger one fails with {@link ProtocolException}. Streamed calls are not limited.
+     */
+    public Builder maxBodySize(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("maxBodySize must be >= 0: " + bytes);
+      }
+      this.maxBodySize = bytes;
       return this;
     }
 

@@ -1,6 +1,7 @@
 package dev.strand.internal.client;
 
 import dev.strand.ClientStats;
+import dev.strand.ProtocolException;
 import dev.strand.Cookie;
 import dev.strand.Request;
 import dev.strand.Response;
@@ -83,12 +84,18 @@ public final class ClientEngine {
       }
       ResponseBody body = r.responseBody();
       call.reading(body);
-      body.readAll(config.maxBodySize()).whenComplete((bytes, bodyError) -> {
+      long limit = request.maxBodySize() >= 0 ? request.maxBodySize() : config.maxBodySize();
+      body.readAll(limit).whenComplete((bytes, bodyError) -> {
         if (bodyError != null) {
           body.close();
           result.completeExceptionally(failure(bodyError, r.request()));
-        } else {
+          return;
+        }
+        try {
           result.complete(Responses.of(r, bytes, call.hopStartNanos, call.history()));
+        } catch (RuntimeException e) { // a transport's bad head must fail the call, never strand it
+          result.completeExceptionally(new ProtocolException("unusable response from the transport: " + e.getMessage()
+              + " (" + r.request() + ")", r.request(), e));
         }
       });
     });

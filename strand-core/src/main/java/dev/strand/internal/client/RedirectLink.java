@@ -32,7 +32,7 @@ final class RedirectLink implements Link {
       nextRequest = Redirects.next(request, r, allowHttpsToHttp);
       if (nextRequest != null && call.redirects >= maxRedirects) {
         throw new TooManyRedirectsException("more than " + maxRedirects + " redirects; the last was " + r.status()
-            + " from " + request.url() + " to " + nextRequest.url(), request);
+            + " from " + Urls.redacted(request.url()) + " to " + Urls.redacted(nextRequest.url()), request);
       }
     } catch (RuntimeException e) {
       r.close();

@@ -1,6 +1,7 @@
 package dev.strand.internal.client;
 
 import dev.strand.Headers;
+import dev.strand.InvalidUrlException;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.RequestBody;
@@ -29,8 +30,9 @@ public final class Redirects {
    *   <li>A hop to another origin drops Authorization, Cookie, Proxy-Authorization and Host.
    * </ul>
    *
-   * @throws ProtocolException for an unusable Location, an https to http hop when not allowed, or
-   *     a 307/308 whose request body cannot be replayed
+   * @throws InvalidUrlException for a Location that is not a usable http(s) URL (before any pool sees it)
+   * @throws ProtocolException for an https to http hop when not allowed, a non-http(s) scheme, or a
+   *     307/308 whose request body cannot be replayed
    */
   public static Request next(Request request, ResponseHead response, boolean allowHttpsToHttp) {
     int status = response.status();
@@ -44,7 +46,7 @@ public final class Redirects {
     URI from = request.url();
     URI to = resolveLocation(from, location, request);
     if (Urls.isHttps(from) && !Urls.isHttps(to) && !allowHttpsToHttp) {
-      throw new ProtocolException("refusing to follow a redirect from https to http (" + from + " -> " + to
+      throw new ProtocolException("refusing to follow a redirect from https to http (" + Urls.redacted(from) + " -> " + Urls.redacted(to)
           + "); Client.Builder.allowHttpsToHttpRedirect(true) allows it", request);
     }
     String method = request.method();
@@ -62,7 +64,7 @@ public final class Redirects {
       }
       body = null;
     } else if (body != null && !body.isRepeatable()) {
-      throw new ProtocolException("cannot follow the " + status + " redirect to " + to + ": it must resend the "
+      throw new ProtocolException("cannot follow the " + status + " redirect to " + Urls.redacted(to) + ": it must resend the "
           + "request body, which is a one-shot stream already sent; use a repeatable RequestBody (bytes, text, "
           + "file) to follow 307/308 redirects", request);
     }
@@ -89,7 +91,8 @@ public final class Redirects {
       try {
         target = new URI(escape(location.strip()));
       } catch (URISyntaxException again) {
-        throw new ProtocolException("redirect Location is not a valid URL: \"" + location + "\"", request, again);
+        throw new InvalidUrlException("redirect Location is not a valid URL: \"" + location + "\" (" + request + ")",
+            location, again);
       }
     }
     if (target.getScheme() == null && target.getRawAuthority() == null
@@ -106,7 +109,12 @@ public final class Redirects {
       throw new ProtocolException("redirect to a non-http(s) URL: \"" + location + "\"", request);
     }
     if (target.getHost() == null) {
-      throw new ProtocolException("redirect Location has no host: \"" + location + "\"", request);
+      throw new InvalidUrlException("redirect Location has no host: \"" + location + "\" (" + request + ")", location);
+    }
+    String portProblem = Urls.portProblem(target);
+    if (portProblem != null) {
+      throw new InvalidUrlException("redirect Location \"" + Urls.redacted(target) + "\" is not a valid URL: "
+          + portProblem + " (" + request + ")", Urls.redacted(target));
     }
     return target;
   }

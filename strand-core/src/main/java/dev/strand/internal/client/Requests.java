@@ -10,11 +10,14 @@ final class Requests {
   private Requests() {}
 
   static Request with(Request request, String method, URI url, Headers headers, RequestBody body) {
-    return Request.builder(method, url)
+    Request.Builder b = Request.builder(method, url)
         .headers(headers)
         .body(body)
         .timeout(request.timeout())
-        .expectContinue(body != null && request.expectContinue())
-        .build();
+        .expectContinue(body != null && request.expectContinue());
+    if (request.maxBodySize() >= 0) {
+      b.maxBodySize(request.maxBodySize());
+    }
+    return b.build();
   }
 }

@@ -45,12 +45,44 @@ public final class Urls {
       sb.append('#').append(relative.getRawFragment());
     }
     String text = sb.toString();
+    URI resolved;
     try {
-      return URI.create(text);
+      resolved = URI.create(text);
     } catch (IllegalArgumentException e) {
       throw new InvalidUrlException("cannot resolve \"" + relative + "\" against base URL " + base + ": "
           + e.getMessage(), relative.toString(), e);
     }
+    String problem = portProblem(resolved);
+    if (problem != null) {
+      throw new InvalidUrlException("invalid URL \"" + redacted(resolved) + "\": " + problem, redacted(resolved));
+    }
+    return resolved;
+  }
+
+  /**
+   * What is wrong with the port of {@code url}, or null: {@code java.net.URI} takes any digits, and an
+   * out-of-range port would otherwise surface only when a socket address is made for it.
+   */
+  public static String portProblem(URI url) {
+    int port = url.getPort();
+    if (port == 0 || port > 65535) {
+      return "port " + port + " is not between 1 and 65535";
+    }
+    return null;
+  }
+
+  /**
+   * {@code url} as text without its user information, for messages and {@code toString()}: a
+   * password in a URL must not reach logs.
+   */
+  public static String redacted(URI url) {
+    String userInfo = url.getRawUserInfo();
+    if (userInfo == null) {
+      return url.toString();
+    }
+    String text = url.toString();
+    int at = text.indexOf(userInfo + "@");
+    return at < 0 ? text : text.substring(0, at) + "***@" + text.substring(at + userInfo.length() + 1);
   }
 
   /** Same scheme, host and effective port (RFC 6454). */

@@ -201,7 +201,7 @@ final class DecodingResponseBody implements ResponseBody {
   }
 
   private ProtocolException tooLarge(long maxBytes) {
-    return new ProtocolException("decoded response body exceeds the limit of " + maxBytes + " bytes ("
-        + String.join(", ", codings) + ") from " + request, request);
+    return new ProtocolException("decoded response body exceeds the limit of " + maxBytes + " bytes (maxBodySize; "
+        + "Content-Encoding " + String.join(", ", codings) + "; stream() reads any size) from " + request, request);
   }
 }

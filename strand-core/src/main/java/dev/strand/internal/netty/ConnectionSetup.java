@@ -54,7 +54,9 @@ final class ConnectionSetup extends ChannelInboundHandlerAdapter {
         boolean h2 = "h2".equals(ssl.applicationProtocol()) || engine.version == Version.HTTP_2_PRIOR_KNOWLEDGE;
         settle(ctx, h2);
       } else {
-        fail(ctx, TlsErrors.translate(e.cause(), origin.socketHost(), origin.port(), engine.tls.tls, request));
+        HttpException own = ownRejection();
+        fail(ctx, own != null ? own
+            : TlsErrors.translate(e.cause(), origin.socketHost(), origin.port(), engine.tls.tls, request));
       }
       return;
     }
@@ -67,15 +69,22 @@ final class ConnectionSetup extends ChannelInboundHandlerAdapter {
     if (!settled && !TlsErrors.isTlsFailure(cause) && !(cause instanceof HttpException)) {
       fail(ctx, ErrorMapper.connect(cause, request, origin));
     } else if (cause instanceof HttpException e && !settled) {
-      fail(ctx, e);
+      HttpException own = ownRejection();
+      fail(ctx, own != null ? own : e);
     }
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
-    fail(ctx, new ConnectException("connection to " + origin.socketHost() + ":" + origin.port()
+    HttpException own = ownRejection();
+    fail(ctx, own != null ? own : new ConnectException("connection to " + origin.socketHost() + ":" + origin.port()
         + " closed before it was set up" + (request == null ? "" : " (" + request + ")"), request));
     ctx.fireChannelInactive();
+  }
+
+  /** This client's rejection of the server's certificate, which a close it provoked must not hide. */
+  private HttpException ownRejection() {
+    return TlsErrors.ownRejection(ssl.engine(), origin.socketHost(), origin.port(), engine.tls.tls, request);
   }
 
   private void settle(ChannelHandlerContext ctx, boolean http2) {

@@ -131,6 +131,16 @@ final class ErrorMapper {
     return new ProtocolException(what + " (" + request + ")", request, cause);
   }
 
+  /** Bytes came beyond the end of a response, where no request asked for them. */
+  static ProtocolException strayBytes(Request request) {
+    return new ProtocolException("server sent bytes beyond the end of the response (" + request + ")", request);
+  }
+
+  static ProtocolException tooManyInterim(Request request, int limit) {
+    return new ProtocolException("server sent more than " + limit + " interim (1xx) responses without a final one ("
+        + request + ")", request);
+  }
+
   static ProtocolException noResponse(Request request) {
     return new ProtocolException("server closed the connection without a response (" + request + ")", request);
   }

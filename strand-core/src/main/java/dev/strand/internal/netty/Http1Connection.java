@@ -14,7 +14,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
+import io.netty.channel.RecvByteBufAllocator;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -39,6 +41,11 @@ import javax.net.ssl.SSLSession;
  */
 final class Http1Connection extends NettyConnection implements BodyOwner {
   private static final long CONTINUE_FALLBACK_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /**
+   * Interim (1xx) responses accepted before the final one. Each resets the read timeout, so a server
+   * sending them forever would hold the call forever; real servers send one or two (100, 103).
+   */
+  static final int MAX_INTERIM_RESPONSES = 10;
 
   final Channel channel;
   private final NettyEngine engine;
@@ -66,6 +73,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   private boolean keepAlive;
   private boolean forceClose;
   private boolean skipInformational;
+  private int interimResponses;
   private boolean awaitingContinue;
   private boolean readPaused;
   private ScheduledFuture<?> continueTimer;
@@ -109,11 +117,12 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
       engine.pool.release(this, channel.isActive());
       return;
     }
-    if (!channel.isActive()) {
+    if (!channel.isActive() || decoder.sawStrayBytes) {
+      // Closed, or confused by bytes nobody asked for, while idle: nothing was written, so any
+      // method may go to a fresh connection.
+      channel.close();
       engine.pool.release(this, false);
-      if (isReused() && x.mayRetry()) {
-        x.retry();
-      } else {
+      if (!x.retryUnprocessed()) {
         x.fail(ErrorMapper.noResponse(x.request));
       }
       return;
@@ -128,9 +137,10 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     keepAlive = true;
     forceClose = false;
     skipInformational = false;
+    interimResponses = 0;
     awaitingContinue = false;
     readPaused = false;
-    decoder.headRequest = x.head;
+    decoder.expectResponse(x.head);
     long length = RequestWriter.framedLength(x.request);
     requestLength = length;
     boolean expect = x.request.expectContinue() && length != 0 && length != -2;
@@ -213,9 +223,13 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   // ---- reading the response (called by Http1ResponseHandler) ----
 
   void onRead(Object msg) {
-    if (exchange == null) {
-      // Bytes on an idle connection: the peer is confused, the connection can no longer be trusted.
+    if (exchange == null || msg == ResponseDecoder.STRAY_BYTES) {
+      // Bytes no request asked for (the decoder dropped them): the peer is confused, and the
+      // connection can no longer be trusted to frame a response.
       ReferenceCountUtil.release(msg);
+      if (exchange != null) {
+        fail(ErrorMapper.strayBytes(exchange.request), false);
+      }
       channel.close();
       return;
     }
@@ -242,12 +256,28 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     }
     int code = r.status().code();
     if (code >= 100 && code < 200 && code != 101) {
+      if (++interimResponses > MAX_INTERIM_RESPONSES) {
+        fail(ErrorMapper.tooManyInterim(x.request, MAX_INTERIM_RESPONSES), false);
+        return;
+      }
       skipInformational = true;
       if (code == 100 && awaitingContinue) {
         awaitingContinue = false;
         cancelContinueTimer();
         sendBody(x);
       }
+      return;
+    }
+    if (code == 101 && !x.request.headers().contains("Upgrade")) {
+      fail(new ProtocolException("unsolicited 101 Switching Protocols: the request did not ask to upgrade ("
+          + x.request + ")", x.request), false);
+      return;
+    }
+    String unsupported = unsupportedTransferCoding(r);
+    if (unsupported != null) {
+      fail(new ProtocolException("unsupported transfer coding '" + unsupported + "' (Transfer-Encoding: "
+          + String.join(", ", r.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING)) + "); only chunked is understood ("
+          + x.request + ")", x.request), false);
       return;
     }
     responseStarted = true;
@@ -271,6 +301,22 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     long length = x.head || code == 204 || code == 304 || code == 101 ? 0 : HttpUtil.getContentLength(r, -1L);
     body = new NettyResponseBody(this, x.request, length);
     undelivered = StreamingResponse.of(x.request, code, r.status().reasonPhrase(), headers, version, body, sslSession);
+  }
+
+  /**
+   * The first transfer coding other than {@code chunked}, or null. We send no {@code TE} header, so a
+   * server may not use any (RFC 9112 section 7.4); the bytes would be coded data, never the body.
+   */
+  private static String unsupportedTransferCoding(HttpResponse r) {
+    for (String field : r.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING)) {
+      for (String coding : field.split(",")) {
+        String c = coding.strip();
+        if (!c.isEmpty() && !c.equalsIgnoreCase("chunked")) {
+          return c;
+        }
+      }
+    }
+    return null;
   }
 
   private void onContent(HttpContent c) {
@@ -418,11 +464,22 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     exchange = null;
     body = null;
     cancelContinueTimer();
-    boolean reusable = keepAlive && !forceClose && channel.isActive();
+    boolean reusable = keepAlive && !forceClose && channel.isActive() && !decoder.sawStrayBytes
+        && !lastReadFilledBuffer();
     if (!reusable) {
       channel.close();
     }
     engine.pool.release(this, reusable);
+  }
+
+  /**
+   * Whether the last socket read filled its buffer, so that more bytes may wait in the kernel, unseen
+   * by the decoder. The response ended exactly at the buffer's end; anything after it was sent beyond
+   * the response, and the next request on this connection could read it as its own answer.
+   */
+  private boolean lastReadFilledBuffer() {
+    RecvByteBufAllocator.Handle read = channel.unsafe().recvBufAllocHandle();
+    return read.lastBytesRead() > 0 && read.lastBytesRead() == read.attemptedBytesRead();
   }
 
   /** The exchange failed: the connection is closed, and a stale reuse is retried once elsewhere. */

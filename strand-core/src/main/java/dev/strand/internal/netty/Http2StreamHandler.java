@@ -54,6 +54,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
   private NettyResponseBody body;
   private StreamingResponse undelivered;
   private boolean responseStarted;
+  private int interimResponses;
   private boolean requestDone;
   private boolean done;
   private boolean paused;
@@ -222,15 +223,16 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
       }
       return;
     }
-    int code;
-    try {
-      code = Integer.parseInt(String.valueOf(frame.headers().status()));
-    } catch (NumberFormatException e) {
+    int code = statusCode(frame.headers().status());
+    if (code < 0 || code == 101) { // 101 does not exist in HTTP/2 (RFC 9113 section 8.6)
       fail(new ProtocolException("malformed HTTP/2 response: :status is \"" + frame.headers().status() + "\" ("
           + request + ")", request), true);
       return;
     }
     if (code >= 100 && code < 200) {
+      if (++interimResponses > Http1Connection.MAX_INTERIM_RESPONSES) {
+        fail(ErrorMapper.tooManyInterim(request, Http1Connection.MAX_INTERIM_RESPONSES), true);
+      }
       return; // interim response; the final one follows on the same stream
     }
     Headers headers = convert(frame.headers());
@@ -478,6 +480,22 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
   // ---- helpers ----
 
   /** Regular header fields (pseudo-headers dropped), checked; {@code null} after failing the exchange. */
+  /** The code of a {@code :status} of three digits from 100 to 999, or -1. */
+  private static int statusCode(CharSequence status) {
+    if (status == null || status.length() != 3 || status.charAt(0) < '1' || status.charAt(0) > '9') {
+      return -1;
+    }
+    int code = 0;
+    for (int i = 0; i < 3; i++) {
+      char c = status.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      code = code * 10 + (c - '0');
+    }
+    return code;
+  }
+
   private Headers convert(Http2Headers fields) {
     Headers.Builder b = Headers.builder();
     try {

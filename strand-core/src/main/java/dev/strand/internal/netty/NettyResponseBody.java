@@ -386,8 +386,9 @@ final class NettyResponseBody implements ResponseBody {
   }
 
   private ProtocolException tooLarge(long limit) {
-    return new ProtocolException("response body exceeds the limit of " + limit + " bytes"
-        + (contentLength >= 0 ? " (Content-Length " + contentLength + ")" : "") + " (" + request + ")", request);
+    return new ProtocolException("response body exceeds the limit of " + limit + " bytes (maxBodySize"
+        + (contentLength >= 0 ? "; Content-Length " + contentLength : "") + "; stream() reads any size) (" + request + ")",
+        request);
   }
 
   private void ensureAggregate(int size) {

@@ -101,7 +101,7 @@ final class OriginPool<C extends PooledConnection> {
     } else if (served != null) {
       w.onConnection(served);
     } else if (connect) {
-      owner.connector().connect(origin, w);
+      startConnect(w);
     } else if (blockedByGlobalCap) {
       owner.makeRoomFor(this);
     }
@@ -252,6 +252,19 @@ final class OriginPool<C extends PooledConnection> {
     }
   }
 
+  /**
+   * Asks the connector for a connection. A connector that throws instead of reporting through
+   * {@link ConnectionPool#connectFailed} (an address it cannot even form) fails the same way, so the
+   * counters taken for the connect are given back.
+   */
+  private void startConnect(Waiter<C> w) {
+    try {
+      owner.connector().connect(origin, w);
+    } catch (RuntimeException e) {
+      connectFailed(e);
+    }
+  }
+
   /** Starts a connect for the first waiter if one is missing and the caps allow it now. */
   boolean tryConnectForWaiter() {
     Waiter<C> w;
@@ -263,7 +276,7 @@ final class OriginPool<C extends PooledConnection> {
       connecting++;
       w = firstWaiter();
     }
-    owner.connector().connect(origin, w);
+    startConnect(w);
     return true;
   }
 

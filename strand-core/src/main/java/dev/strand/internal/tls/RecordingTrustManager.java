@@ -1,8 +1,12 @@
 package dev.strand.internal.tls;
 
+import java.lang.reflect.Method;
 import java.net.Socket;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedTrustManager;
 
@@ -12,6 +16,13 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * for which names, expiring when. The exception itself keeps its type: engines map it to alerts.
  */
 final class RecordingTrustManager extends X509ExtendedTrustManager {
+  /**
+   * Each engine's rejection of its server's chain. The rejection makes the engine send an alert and
+   * the server then closes; that close can reach the connection before the handshake failure does,
+   * and must not be reported in its place. Weak keys: an engine's entry goes with the engine.
+   */
+  private static final Map<SSLEngine, CertificateException> REJECTIONS = Collections.synchronizedMap(new WeakHashMap<>());
+
   private final X509ExtendedTrustManager delegate;
 
   RecordingTrustManager(X509ExtendedTrustManager delegate) {
@@ -32,13 +43,46 @@ final class RecordingTrustManager extends X509ExtendedTrustManager {
     }
   }
 
+  /**
+   * The certificate failure this client found in {@code engine}'s handshake, or {@code null}. Netty
+   * wraps the JDK's engine for ALPN, and the trust manager sees the inner one.
+   */
+  static CertificateException rejection(SSLEngine engine) {
+    CertificateException e = REJECTIONS.get(engine);
+    if (e == null) {
+      SSLEngine inner = wrappedEngine(engine);
+      e = inner == null ? null : REJECTIONS.get(inner);
+    }
+    return e;
+  }
+
+  /** The engine inside Netty's JDK wrapper ({@code JdkSslEngine.getWrappedEngine()}, a package-private type), or null. */
+  private static SSLEngine wrappedEngine(SSLEngine engine) {
+    for (Class<?> c = engine.getClass(); c != null && c != SSLEngine.class; c = c.getSuperclass()) {
+      try {
+        Method m = c.getDeclaredMethod("getWrappedEngine");
+        m.setAccessible(true);
+        return m.invoke(engine) instanceof SSLEngine inner ? inner : null;
+      } catch (NoSuchMethodException notHere) {
+        // look in the superclass
+      } catch (ReflectiveOperationException | RuntimeException inaccessible) {
+        return null;
+      }
+    }
+    return null;
+  }
+
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
       throws CertificateException {
     try {
       delegate.checkServerTrusted(chain, authType, engine);
     } catch (CertificateException e) {
-      throw record(e, chain);
+      CertificateException recorded = record(e, chain);
+      if (engine != null) {
+        REJECTIONS.put(engine, recorded);
+      }
+      throw recorded;
     }
   }
 

@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 
 /**
@@ -42,6 +43,16 @@ public final class TlsErrors {
       }
     }
     return false;
+  }
+
+  /**
+   * The client's own rejection of the server's certificate in {@code engine}'s handshake, as a
+   * {@link TlsException}, or {@code null} if it did not reject it. Checked first when a handshake
+   * ends by a close: the close is the server's answer to that rejection, not the reason.
+   */
+  public static TlsException ownRejection(SSLEngine engine, String host, int port, Tls tls, Request request) {
+    CertificateException rejected = RecordingTrustManager.rejection(engine);
+    return rejected == null ? null : translate(rejected, host, port, tls, request);
   }
 
   /**

@@ -47,6 +47,21 @@ class ConnectionPoolTest {
   }
 
   @Test
+  void aConnectorThatThrowsFailsTheWaiterAndGivesItsCountersBack() {
+    ConnectionPool<FakeConnection> pool = pool(Limits.ofConnections(1));
+    connector.throwOnConnect = new IllegalArgumentException("port out of range:99999");
+    FakeWaiter w = new FakeWaiter("w");
+    pool.acquire(A, w, false);
+    assertInstanceOf(IllegalArgumentException.class, w.failure);
+    assertEquals(new OriginStats(0, 0, 0, 0), stats(pool, A));
+
+    connector.throwOnConnect = null;
+    FakeWaiter next = acquireConnecting(pool, B, "next");
+    assertEquals(new OriginStats(1, 0, 1, 0), stats(pool, B), "the one slot is free again, for another origin");
+    assertNull(next.failure);
+  }
+
+  @Test
   void idleConnectionsAreReusedMostRecentFirst() {
     ConnectionPool<FakeConnection> pool = pool(Limits.ofConnections(4));
     FakeWaiter w1 = acquireConnecting(pool, A, "w1");

@@ -47,10 +47,15 @@ final class PoolFakes {
   /** Records connect requests; the test completes them with {@link ConnectionPool#connected}. */
   static final class FakeConnector implements Connector<FakeConnection> {
     final List<Origin> connects = new ArrayList<>();
+    /** Thrown from {@link #connect} instead of reporting, when set. */
+    RuntimeException throwOnConnect;
 
     @Override
     public void connect(Origin origin, Waiter<FakeConnection> forWaiter) {
       connects.add(origin);
+      if (throwOnConnect != null) {
+        throw throwOnConnect;
+      }
     }
   }
 
