@@ -26,6 +26,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.RandomDistribution;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.lifecycle.AfterContainer;
@@ -34,7 +35,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 /**
  * The HTTP/1.1 response path against generated responses: Content-Length, chunked (random chunk sizes,
  * extensions, trailers, hex spelling) and close-delimited bodies, optional interim 100, header names in
- * either case, sometimes a stray response after a whole one, written in random pieces and sometimes cut
+ * either case, loose whitespace, sometimes a stray response after a whole one, written in random pieces and sometimes cut
  * short. Whatever arrives, a call delivers exactly
  * the body the framing defines or fails with an {@link HttpException}, within the read timeout, and a
  * connection that failed is never used again.
@@ -56,7 +57,7 @@ class Http1ResponsePropertiesTest {
 
   @Property(tries = 200)
   void bodyIsWhatTheFramingSaysOrATypedFailure(@ForAll("responses") ResponseWire wire) throws Exception {
-    try (SplitWriter server = new SplitWriter(wire);
+    try (SplitResponseServer server = new SplitResponseServer(wire);
         Client client = Client.builder().timeout(TIMEOUT).limits(Limits.ofConnections(1)).build()) {
       // The second call waits in the pool (one connection): it is handed the connection the moment the
       // first response ends, which is when bytes left over from that response could be taken for its answer.
@@ -65,7 +66,8 @@ class Http1ResponsePropertiesTest {
       Outcome first = outcome(firstCall);
       Outcome after = outcome(afterCall);
       // The report shows the mix actually tried: framings against delivered bodies and typed failures.
-      Statistics.label("outcome").collect(wire.framing(), wire.cutAt() < 0 ? "whole" : "cut",
+      Statistics.label("outcome").collect(wire.framing(),
+          wire.cutAt() < 0 ? "whole" : wire.cut() < wire.headLength() ? "cut in head" : "cut in body",
           wire.strays() ? "+stray" : "",
           first.response != null ? "delivered" : first.failure.getClass().getSimpleName());
       boolean complete = wire.cutAt() < 0;
@@ -83,10 +85,11 @@ class Http1ResponsePropertiesTest {
         }
       } else {
         assertTrue(!complete, "a complete, valid response failed: " + first.failure);
+        assertTrue(!prefixIsAResponse, "a close-delimited body ended by the close failed: " + first.failure);
       }
-      assertEquals(SplitWriter.AFTER_BODY, after.response == null ? after.failure.toString()
+      assertEquals(SplitResponseServer.AFTER_BODY, after.response == null ? after.failure.toString()
           : after.response.text(), "the call after (a stray response must not answer it)");
-      List<SplitWriter.Seen> seen = server.seen();
+      List<SplitResponseServer.Seen> seen = server.seen();
       assertEquals(2, seen.size(), seen.toString());
       if (first.failure != null || wire.serverCloses()) {
         assertNotEquals(seen.get(0).connection(), seen.get(1).connection(), "reused after " + first.failure);
@@ -114,12 +117,14 @@ class Http1ResponsePropertiesTest {
   Arbitrary<ResponseWire> responses() {
     Arbitrary<ResponseWire.Framing> framing = Arbitraries.of(ResponseWire.Framing.class);
     Arbitrary<Integer> status = Arbitraries.of(200, 201, 203, 206, 299, 400, 404, 418, 500, 503);
-    Arbitrary<byte[]> body = Arbitraries.bytes().array(byte[].class).ofMaxSize(3000);
+    // Sizes spread evenly: jqwik's default favours tiny arrays, and a cut would then nearly always fall in the head.
+    Arbitrary<byte[]> body = Arbitraries.bytes().array(byte[].class).ofMaxSize(3000)
+        .withSizeDistribution(RandomDistribution.uniform());
     Arbitrary<List<Integer>> chunkSizes = Arbitraries.integers().between(1, 700).list().ofMinSize(1).ofMaxSize(8);
-    Arbitrary<Integer> flags = Arbitraries.integers().between(0, 127);
+    Arbitrary<Integer> flags = Arbitraries.integers().between(0, 255);
     Arbitrary<List<Integer>> splits = Arbitraries.integers().between(0, 100_000).list().ofMaxSize(10);
     Arbitrary<Double> cutAt = Arbitraries.frequencyOf(
-        Tuple.of(3, Arbitraries.just(-1.0)),
+        Tuple.of(2, Arbitraries.just(-1.0)),
         Tuple.of(1, Arbitraries.doubles().between(0, 0.999).ofScale(3)));
     return Combinators.combine(framing, status, body, chunkSizes, flags, splits, cutAt).as(ResponseWire::new);
   }

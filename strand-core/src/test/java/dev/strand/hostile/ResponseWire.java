@@ -14,7 +14,7 @@ import java.util.List;
  * @param body the body the framing carries
  * @param chunkSizes sizes of chunks, used in turn (the last one repeats) until the body is out
  * @param flags {@link #LOWER_CASE_NAMES}, {@link #EXTENSIONS}, {@link #TRAILERS}, {@link #INTERIM},
- *     {@link #UPPER_HEX}, {@link #CONNECTION_CLOSE}, {@link #STRAY_AFTER}
+ *     {@link #UPPER_HEX}, {@link #CONNECTION_CLOSE}, {@link #STRAY_AFTER}, {@link #LOOSE_SPELLING}
  * @param splits positions (each taken modulo the length) where one write ends and the next begins
  * @param cutAt where the server stops and closes, as a fraction of the length; negative: it does not
  */
@@ -34,6 +34,8 @@ record ResponseWire(Framing framing, int status, byte[] body, List<Integer> chun
    * not take it for the answer to its next request.
    */
   static final int STRAY_AFTER = 64;
+  /** Optional whitespace (spaces and tabs) around header values, and {@code Chunked} in mixed case. */
+  static final int LOOSE_SPELLING = 128;
   static final String STRAY_RESPONSE = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nstray";
 
   static final String TRAILER_NAME = "X-Checksum";
@@ -121,7 +123,7 @@ record ResponseWire(Framing framing, int status, byte[] body, List<Integer> chun
     switch (framing) {
       case CONTENT_LENGTH -> header(h, "Content-Length", Integer.toString(body.length));
       case CHUNKED -> {
-        header(h, "Transfer-Encoding", "chunked");
+        header(h, "Transfer-Encoding", has(LOOSE_SPELLING) ? "Chunked" : "chunked");
         if (has(TRAILERS)) {
           header(h, "Trailer", TRAILER_NAME);
         }
@@ -135,8 +137,9 @@ record ResponseWire(Framing framing, int status, byte[] body, List<Integer> chun
   }
 
   private void header(StringBuilder h, String name, String value) {
-    h.append(has(LOWER_CASE_NAMES) ? name.toLowerCase(java.util.Locale.ROOT) : name).append(": ").append(value)
-        .append("\r\n");
+    String ows = has(LOOSE_SPELLING) ? " \t" : "";
+    h.append(has(LOWER_CASE_NAMES) ? name.toLowerCase(java.util.Locale.ROOT) : name).append(":").append(ows)
+        .append(' ').append(value).append(ows).append("\r\n");
   }
 
   private void writeChunks(ByteArrayOutputStream out) {

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a small fixed response. It records which connection carried each request, to tell reuse from a new
  * connection.
  */
-final class SplitWriter implements AutoCloseable {
+final class SplitResponseServer implements AutoCloseable {
   static final String AFTER_BODY = "after";
 
   /** One request as the server saw it: the connection's number (from 0, in accept order) and the path. */
@@ -29,10 +29,10 @@ final class SplitWriter implements AutoCloseable {
   private final AtomicInteger accepted = new AtomicInteger();
   private final List<Seen> seen = new CopyOnWriteArrayList<>();
 
-  SplitWriter(ResponseWire wire) throws IOException {
+  SplitResponseServer(ResponseWire wire) throws IOException {
     this.wire = wire;
     this.socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    Thread.ofVirtual().name("split-writer").start(this::acceptLoop);
+    Thread.ofVirtual().name("split-response-server").start(this::acceptLoop);
   }
 
   String url(String path) {
