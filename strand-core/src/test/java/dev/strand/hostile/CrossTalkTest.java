@@ -61,6 +61,16 @@ class CrossTalkTest {
     }
   }
 
+  /** One fault per connection, at its first chance: every connection that meets one fails at a different point. */
+  @Test
+  void oneFaultPerConnectionNeverCrossTalks() throws Exception {
+    try (FaultProxy proxy = FaultProxy.builder(server).seed(99).perConnection().reset(0.15).delay(0.15, 20)
+        .truncate(0.15).strayBytes(0.15).earlyClose(0.15).build()) {
+      EchoLoad.Outcomes o = load(proxy, 16);
+      assertInvariant(o, proxy);
+    }
+  }
+
   /**
    * Few connections, many stray bytes: each stray byte sequence lands on a connection that is about to be
    * reused, the case where bytes after a complete response were once read as the next response.

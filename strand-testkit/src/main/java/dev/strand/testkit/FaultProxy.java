@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.LongAdder;
  * followed by stray bytes. Each piece of a request read from the client may instead be answered by an
  * {@linkplain Fault#EARLY_CLOSE early close}. With {@link Builder#perConnection()} a connection draws its
  * fault once, when it opens, and suffers it at the first piece where it applies; the rest of it is relayed
- * as is. Connection {@code n} (in accept order) draws from {@code new Random(seed + n)}, so one
- * connection's fate does not depend on how the others interleave.
+ * as is. Connection {@code n} (in accept order) draws from its own {@code Random}, seeded from the seed and
+ * {@code n}, so one connection's fate does not depend on how the others interleave.
  *
  * <p>Bounded: at most {@link Builder#maxConnections} connections at once (more are closed at accept and
  * counted as {@link #refused()}), delays of at most {@link Builder#delay} each, and a read from the server
@@ -107,7 +107,8 @@ public final class FaultProxy implements AutoCloseable {
                             }
                             open.add(ch);
                             ch.closeFuture().addListener(f -> active.decrementAndGet());
-                            FaultyConnection.attach(ch, settings, settings.seed() + n, FaultProxy.this::count);
+                            FaultyConnection.attach(ch, settings, connectionSeed(settings.seed(), n),
+                                    FaultProxy.this::count);
                         }
                     })
                     .bind(new InetSocketAddress("127.0.0.1", 0)).syncUninterruptibly().channel();
@@ -161,6 +162,17 @@ public final class FaultProxy implements AutoCloseable {
     /** Client connections open now. */
     public int openConnections() {
         return active.get();
+    }
+
+    /**
+     * Connection {@code n}'s seed, scrambled (MurmurHash3's finalizer): {@code java.util.Random}'s first draws
+     * from neighbouring seeds are nearly equal, so {@code seed + n} would give every connection the same fate.
+     */
+    static long connectionSeed(long seed, long n) {
+        long z = seed + n * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
+        z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
+        return z ^ (z >>> 33);
     }
 
     private void count(Fault f) {

@@ -108,6 +108,17 @@ class FaultProxyTest {
         }
     }
 
+    @Test
+    void neighbouringConnectionsDrawIndependently() {
+        int[] buckets = new int[5];
+        for (int n = 0; n < 100; n++) {
+            buckets[(int) (new java.util.Random(FaultProxy.connectionSeed(42, n)).nextDouble() * 5)]++;
+        }
+        for (int b : buckets) {
+            assertTrue(b >= 8 && b <= 35, java.util.Arrays.toString(buckets));
+        }
+    }
+
     private static Socket connect(int port) throws IOException {
         Socket s = new Socket();
         s.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
