@@ -45,11 +45,17 @@ final class ResponseBoundaries {
             head.append((char) (buf.getByte(i++) & 0xff));
             if (head.length() > MAX_HEAD) {
                 unknown = true;
-            } else if (head.length() >= 4 && head.lastIndexOf("\r\n\r\n") == head.length() - 4) {
+            } else if (headEndsWithBlankLine()) {
                 ended = headEnded();
             }
         }
         return ended && !unknown;
+    }
+
+    private boolean headEndsWithBlankLine() {
+        int n = head.length();
+        return n >= 4 && head.charAt(n - 1) == '\n' && head.charAt(n - 2) == '\r' && head.charAt(n - 3) == '\n'
+                && head.charAt(n - 4) == '\r';
     }
 
     /** Parses the head just completed; returns true when it was a whole response by itself. */
