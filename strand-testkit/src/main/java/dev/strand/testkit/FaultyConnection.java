@@ -31,6 +31,8 @@ final class FaultyConnection {
     private final ResponseBoundaries boundaries = new ResponseBoundaries();
     // Response chunks read from the server and not yet forwarded: only while a delay holds them.
     private final ArrayDeque<ByteBuf> toClient = new ArrayDeque<>();
+    // The chunk a delay holds; released by whoever ends the connection, should that come first.
+    private ByteBuf held;
     private Channel server;
     private Fault armed; // per-connection mode: the fault still to inject
     private boolean paused;
@@ -120,12 +122,13 @@ final class FaultyConnection {
                 case DELAY -> {
                     counter.accept(f);
                     paused = true;
+                    held = chunk;
                     client.eventLoop().schedule(() -> {
                         paused = false;
-                        if (finished) {
-                            chunk.release();
-                        } else {
-                            forward(chunk, false);
+                        ByteBuf h = held;
+                        held = null;
+                        if (h != null) {
+                            forward(h, false);
                         }
                         drain();
                     }, 1 + random.nextInt(settings.maxDelayMillis()), TimeUnit.MILLISECONDS);
@@ -232,6 +235,10 @@ final class FaultyConnection {
     }
 
     private void releaseQueued() {
+        if (held != null) {
+            held.release();
+            held = null;
+        }
         ByteBuf b;
         while ((b = toClient.poll()) != null) {
             b.release();

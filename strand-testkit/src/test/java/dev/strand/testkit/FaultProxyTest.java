@@ -95,6 +95,20 @@ class FaultProxyTest {
     }
 
     @Test
+    void closingDuringADelayReleasesTheHeldChunk() throws Exception {
+        FaultProxy proxy = FaultProxy.builder(server).delay(1, 5_000).build();
+        try (Socket s = connect(proxy.port())) {
+            s.getOutputStream().write(GET_SMALL.getBytes(StandardCharsets.US_ASCII));
+            long until = System.nanoTime() + 5_000_000_000L;
+            while (proxy.injected(Fault.DELAY) == 0 && System.nanoTime() < until) {
+                Thread.sleep(5);
+            }
+            assertEquals(1, proxy.injected(Fault.DELAY));
+            proxy.close(); // the extension fails the test if the held response chunk leaks
+        }
+    }
+
+    @Test
     void perConnectionInjectsOnceAndRefusesBeyondTheBound() throws IOException {
         try (FaultProxy proxy = FaultProxy.builder(server).perConnection().strayBytes(1).maxConnections(1).build();
                 Socket s = connect(proxy.port())) {
