@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strand.testkit.HostilePeer;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,7 +20,7 @@ import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Event streams from servers scripted byte for byte ({@link RawPeer}): odd framing, resets, compression. */
+/** Event streams from servers scripted byte for byte ({@link HostilePeer}): odd framing, resets, compression. */
 @ExtendWith(NettyLeakDetectorExtension.class)
 class EventStreamBadPeerTest {
   private static final String HEAD = "Content-Type: text/event-stream\r\n";
@@ -36,7 +37,9 @@ class EventStreamBadPeerTest {
   @Test
   void aCloseDelimitedBodyDeliversEveryCompleteEventThenEnds() throws Exception {
     for (String status : new String[] {"HTTP/1.0 200 OK\r\n", "HTTP/1.1 200 OK\r\nConnection: close\r\n"}) {
-      try (RawPeer peer = new RawPeer((head, in, out, s) -> {
+      try (HostilePeer peer = new HostilePeer(c -> {
+          c.readHead();
+          OutputStream out = c.out();
             write(out, status + HEAD + "\r\n");
             write(out, "id: 1\ndata: one\n\n");
             write(out, "data: two\r\n\r\n");
@@ -55,12 +58,14 @@ class EventStreamBadPeerTest {
   @Test
   void aResetMidEventIsATransportException() throws Exception {
     CountDownLatch firstRead = new CountDownLatch(1);
-    try (RawPeer peer = new RawPeer((head, in, out, s) -> {
+    try (HostilePeer peer = new HostilePeer(c -> {
+          c.readHead();
+          OutputStream out = c.out();
           write(out, "HTTP/1.1 200 OK\r\n" + HEAD + "Transfer-Encoding: chunked\r\n\r\n");
           write(out, "b\r\ndata: one\n\n\r\n");
           write(out, "7\r\ndata: t\r\n"); // half an event
           firstRead.await(10, TimeUnit.SECONDS);
-          s.setSoLinger(true, 0); // close with RST
+          c.reset();
         });
         Client client = Client.builder().timeout(Timeout.DEFAULT.withRead(Duration.ofSeconds(5))).build();
         EventStream events = client.events(peer.url("http", "/sse"))) {
@@ -79,7 +84,9 @@ class EventStreamBadPeerTest {
   @Test
   void aGzipStreamIsDecodedAsItArrives() throws Exception {
     CountDownLatch firstDelivered = new CountDownLatch(1);
-    try (RawPeer peer = new RawPeer((head, in, out, s) -> {
+    try (HostilePeer peer = new HostilePeer(c -> {
+          c.readHead();
+          OutputStream out = c.out();
           write(out, "HTTP/1.1 200 OK\r\n" + HEAD + "Content-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n");
           ByteArrayOutputStream compressed = new ByteArrayOutputStream();
           try (GZIPOutputStream gzip = new GZIPOutputStream(compressed, true)) {

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strand.testkit.HostilePeer;
 import dev.strand.testkit.NettyLeakDetectorExtension;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -12,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * HTTP proxies scripted byte for byte ({@link RawPeer}) that answer CONNECT with something other than
+ * HTTP proxies scripted byte for byte ({@link HostilePeer}) that answer CONNECT with something other than
  * a response: each is a {@link ConnectException} naming the proxy and the target, well within the
  * connect timeout, with no connection left open.
  */
@@ -26,8 +28,8 @@ class ProxyBadPeerTest {
     out.flush();
   }
 
-  private static ConnectException tunnelFails(RawPeer.Script proxyScript, String why) throws Exception {
-    try (RawPeer proxy = new RawPeer(proxyScript);
+  private static ConnectException tunnelFails(HostilePeer.Script proxyScript, String why) throws Exception {
+    try (HostilePeer proxy = new HostilePeer(proxyScript);
         Client client = Client.builder().proxy(Proxy.http("127.0.0.1:" + proxy.port()))
             .timeout(Timeout.DEFAULT.withConnect(CONNECT)).build()) {
       long start = System.nanoTime();
@@ -45,7 +47,10 @@ class ProxyBadPeerTest {
 
   @Test
   void garbageForAConnectResponse() throws Exception {
-    tunnelFails((head, in, out, s) -> {
+    tunnelFails(c -> {
+      c.readHead();
+      OutputStream out = c.out();
+      InputStream in = c.in();
       write(out, "SSH-2.0-OpenSSH_9.6\r\n\r\n");
       in.read(); // until the client hangs up
     }, "not an HTTP response");
@@ -53,7 +58,10 @@ class ProxyBadPeerTest {
 
   @Test
   void aConnectResponseHeadOver64KiB() throws Exception {
-    tunnelFails((head, in, out, s) -> {
+    tunnelFails(c -> {
+      c.readHead();
+      OutputStream out = c.out();
+      InputStream in = c.in();
       write(out, "HTTP/1.1 200 Connection established\r\n");
       for (int i = 0; i < 70; i++) {
         write(out, "X-Filler-" + i + ": " + "x".repeat(1000) + "\r\n");
@@ -65,12 +73,18 @@ class ProxyBadPeerTest {
 
   @Test
   void theProxyClosingMidResponse() throws Exception {
-    tunnelFails((head, in, out, s) -> write(out, "HTTP/1.1 200 Connection est"), "closed the connection before the tunnel was open");
+    tunnelFails(c -> {
+      c.readHead();
+      write(c.out(), "HTTP/1.1 200 Connection est");
+    }, "closed the connection before the tunnel was open");
   }
 
   @Test
   void aForwardingProxysBadGatewayIsAnOrdinaryResponse() throws Exception {
-    try (RawPeer proxy = new RawPeer((head, in, out, s) -> {
+    try (HostilePeer proxy = new HostilePeer(c -> {
+          String head = c.readHead();
+          OutputStream out = c.out();
+          InputStream in = c.in();
           String line = head.substring(0, head.indexOf("\r\n"));
           if (!line.equals("GET http://example.test/x HTTP/1.1")) {
             throw new AssertionError(line);

@@ -7,8 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strand.testkit.HostilePeer;
 import dev.strand.testkit.NettyLeakDetectorExtension;
+import dev.strand.testkit.WebSocketFrames;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * WebSocket servers that break RFC 6455 after (or in) the handshake, scripted byte for byte with a
- * {@link RawPeer}: each ends the socket with exactly one listener call, a {@link ProtocolException}
+ * {@link HostilePeer}: each ends the socket with exactly one listener call, a {@link ProtocolException}
  * or {@link TransportException} that says what went wrong, a Close with 1002 where one can still be
  * sent, and the socket reporting itself closed.
  */
@@ -41,11 +45,14 @@ class WebSocketBadPeerTest {
    */
   private static void protocolErrorAfter(byte[] bytes, String why) throws Exception {
     CompletableFuture<Integer> clientClose = new CompletableFuture<>();
-    try (RawPeer peer = new RawPeer((head, in, out, s) -> {
-          out.write(RawPeer.switchingProtocols(head).getBytes(StandardCharsets.ISO_8859_1));
+    try (HostilePeer peer = new HostilePeer(c -> {
+          String head = c.readHead();
+          OutputStream out = c.out();
+          InputStream in = c.in();
+          out.write(WebSocketFrames.switchingProtocols(head).getBytes(StandardCharsets.ISO_8859_1));
           out.write(bytes);
           out.flush();
-          clientClose.complete(RawPeer.awaitClientClose(in));
+          clientClose.complete(WebSocketFrames.awaitClientClose(in));
         });
         Client client = Client.create()) {
       WebSocketRecorder rec = new WebSocketRecorder();
@@ -116,8 +123,10 @@ class WebSocketBadPeerTest {
 
   @Test
   void theServerDroppingTcpWithoutACloseIs1006() throws Exception {
-    try (RawPeer peer = new RawPeer((head, in, out, s) -> {
-          out.write(RawPeer.switchingProtocols(head).getBytes(StandardCharsets.ISO_8859_1));
+    try (HostilePeer peer = new HostilePeer(c -> {
+          String head = c.readHead();
+          OutputStream out = c.out();
+          out.write(WebSocketFrames.switchingProtocols(head).getBytes(StandardCharsets.ISO_8859_1));
           out.write(frame(0x81, HI));
           out.flush();
         });
@@ -138,9 +147,12 @@ class WebSocketBadPeerTest {
   @Test
   void aWrongAcceptFailsTheHandshake() throws Exception {
     CompletableFuture<Integer> hungUp = new CompletableFuture<>();
-    try (RawPeer peer = new RawPeer((head, in, out, s) -> {
+    try (HostilePeer peer = new HostilePeer(c -> {
+          c.readHead();
+          OutputStream out = c.out();
+          InputStream in = c.in();
           out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-              + "Sec-WebSocket-Accept: " + RawPeer.accept("not the key") + "\r\n\r\n")
+              + "Sec-WebSocket-Accept: " + WebSocketFrames.accept("not the key") + "\r\n\r\n")
               .getBytes(StandardCharsets.ISO_8859_1));
           out.flush();
           hungUp.complete(in.read());

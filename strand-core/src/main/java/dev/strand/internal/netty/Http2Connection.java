@@ -2,6 +2,7 @@ package dev.strand.internal.netty;
 
 import dev.strand.ConnectException;
 import dev.strand.HttpException;
+import dev.strand.ProtocolException;
 import dev.strand.TransportException;
 import dev.strand.internal.pool.Origin;
 import io.netty.channel.Channel;
@@ -10,6 +11,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.DefaultHttp2PingFrame;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2GoAwayFrame;
@@ -272,12 +274,22 @@ final class Http2Connection extends NettyConnection {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       if (connectionError == null) {
-        connectionError = cause instanceof HttpException e ? e
-            : new TransportException((cause instanceof IOException ? "I/O error: " : "HTTP/2 connection error: ")
-                + cause.getMessage(), null, cause);
+        connectionError = cause instanceof HttpException e ? e : connectionFailure(cause);
       }
       goingAway = true;
       ctx.close();
     }
+  }
+
+  /**
+   * A frame the server should not have sent (Netty's {@link Http2Exception}) is the server breaking the
+   * protocol, so a {@link ProtocolException} naming the HTTP/2 error code; anything else is the transport.
+   */
+  private static TransportException connectionFailure(Throwable cause) {
+    if (cause instanceof Http2Exception h2) {
+      return new ProtocolException("HTTP/2 connection error " + h2.error() + ": " + cause.getMessage(), null, cause);
+    }
+    return new TransportException((cause instanceof IOException ? "I/O error: " : "HTTP/2 connection error: ")
+        + cause.getMessage(), null, cause);
   }
 }

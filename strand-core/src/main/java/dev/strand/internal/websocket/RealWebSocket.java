@@ -293,6 +293,12 @@ public final class RealWebSocket extends ChannelInboundHandlerAdapter implements
   }
 
   private void onClose(CloseWebSocketFrame close) {
+    if (close.statusCode() >= 5000) {
+      // Netty's decoder lets codes of 5000 and above through; RFC 6455 7.4.2 defines none, so the peer erred.
+      fail(WebSocketCloseStatus.PROTOCOL_ERROR.code(), new ProtocolException("WebSocket Close with invalid status code "
+          + close.statusCode() + "; closed with 1002 (" + where + ")", handshake.request()));
+      return;
+    }
     closeReceived = true;
     int code = close.statusCode() < 0 ? NO_STATUS : close.statusCode();
     String reason = close.statusCode() < 0 ? "" : close.reasonText();
