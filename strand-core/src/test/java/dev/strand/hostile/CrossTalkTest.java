@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strand.Client;
-import dev.strand.ClientStats;
 import dev.strand.Limits;
 import dev.strand.Timeout;
 import dev.strand.testkit.FaultProxy;
@@ -92,7 +91,7 @@ class CrossTalkTest {
     try (Client client = Client.builder().timeout(timeout).limits(Limits.ofConnections(connections)).build()) {
       EchoLoad.Outcomes o = EchoLoad.run(client, id -> proxy.url("/echo?id=" + id), REQUESTS, IN_FLIGHT, DEADLINE,
           BUDGET);
-      assertPoolSettles(client);
+      PoolCheck.settled(client);
       System.out.println(proxy + ": " + o);
       return o;
     }
@@ -104,17 +103,5 @@ class CrossTalkTest {
     assertTrue(o.untyped().isEmpty(), "not an HttpException: " + what);
     assertEquals(0, o.hung(), "past the deadline: " + what);
     assertEquals(REQUESTS, o.own() + o.typedTotal(), what);
-  }
-
-  /** In use and pending go back to zero once every call has ended (a released connection may lag its call). */
-  private static void assertPoolSettles(Client client) throws InterruptedException {
-    long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    ClientStats s = client.stats();
-    while ((s.inUse() != 0 || s.pending() != 0) && System.nanoTime() < until) {
-      Thread.sleep(20);
-      s = client.stats();
-    }
-    assertEquals(0, s.inUse(), s.toString());
-    assertEquals(0, s.pending(), s.toString());
   }
 }

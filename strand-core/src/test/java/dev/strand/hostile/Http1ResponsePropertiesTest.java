@@ -63,8 +63,8 @@ class Http1ResponsePropertiesTest {
       // first response ends, which is when bytes left over from that response could be taken for its answer.
       CompletableFuture<Response> firstCall = client.async().get(server.url("/prop"));
       CompletableFuture<Response> afterCall = client.async().get(server.url("/after"));
-      Outcome first = outcome(firstCall);
-      Outcome after = outcome(afterCall);
+      Ended first = ended(firstCall);
+      Ended after = ended(afterCall);
       // The report shows the mix actually tried: framings against delivered bodies and typed failures.
       Statistics.label("outcome").collect(wire.framing(),
           wire.cutAt() < 0 ? "whole" : wire.cut() < wire.headLength() ? "cut in head" : "cut in body",
@@ -98,16 +98,16 @@ class Http1ResponsePropertiesTest {
   }
 
   /** A call's response, or its typed failure; anything else, or no end before the hang bound, fails the try. */
-  private record Outcome(Response response, HttpException failure) {}
+  private record Ended(Response response, HttpException failure) {}
 
-  private static Outcome outcome(CompletableFuture<Response> call) throws InterruptedException {
+  private static Ended ended(CompletableFuture<Response> call) throws InterruptedException {
     try {
-      return new Outcome(call.get(HANG_MILLIS, TimeUnit.MILLISECONDS), null);
+      return new Ended(call.get(HANG_MILLIS, TimeUnit.MILLISECONDS), null);
     } catch (TimeoutException e) {
       return fail("no outcome within " + HANG_MILLIS + " ms (read timeout " + TIMEOUT.read() + ")");
     } catch (ExecutionException | CompletionException e) {
       if (e.getCause() instanceof HttpException h) {
-        return new Outcome(null, h);
+        return new Ended(null, h);
       }
       throw new AssertionError("not an HttpException", e.getCause());
     }
