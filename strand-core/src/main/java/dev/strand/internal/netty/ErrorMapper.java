@@ -126,7 +126,8 @@ final class ErrorMapper {
     } else if (cause instanceof TooLongFrameException) {
       what = "response " + (inBody ? "body framing" : "head") + " too long: " + cause.getMessage();
     } else {
-      what = "malformed response " + (inBody ? "body" : "head") + ": " + cause.getMessage();
+      what = "malformed response " + (inBody ? "body (chunk framing or trailer section)" : "head") + ": "
+          + cause.getMessage();
     }
     return new ProtocolException(what + " (" + request + ")", request, cause);
   }

@@ -103,13 +103,21 @@ final class Exchange extends Waiter<NettyConnection> implements Runnable {
    * retries are used up or the body cannot be sent twice; the caller then fails the exchange.
    */
   boolean retryUnprocessed() {
+    return retryUnprocessed(true);
+  }
+
+  /**
+   * As {@link #retryUnprocessed()}; {@code fresh} false lets the pool hand back the same connection
+   * (an HTTP/2 stream the server refused: the connection itself is fine, and may be the only one allowed).
+   */
+  boolean retryUnprocessed(boolean fresh) {
     RequestBody body = request.body();
     if (future.isDone() || unprocessedRetries >= 3 || (body != null && !body.isRepeatable())) {
       return false;
     }
     unprocessedRetries++;
     connection = null;
-    if (engine.pool.acquire(origin, this, true)) {
+    if (engine.pool.acquire(origin, this, fresh)) {
       armPoolTimer();
     }
     return true;

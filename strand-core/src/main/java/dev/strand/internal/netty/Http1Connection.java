@@ -43,9 +43,10 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   private static final long CONTINUE_FALLBACK_NANOS = TimeUnit.SECONDS.toNanos(1);
   /**
    * Interim (1xx) responses accepted before the final one. Each resets the read timeout, so a server
-   * sending them forever would hold the call forever; real servers send one or two (100, 103).
+   * sending them forever would hold the call forever; real servers send one or two (100, 103), a
+   * slow one a 102 now and then.
    */
-  static final int MAX_INTERIM_RESPONSES = 10;
+  static final int MAX_INTERIM_RESPONSES = 100;
 
   final Channel channel;
   private final NettyEngine engine;

@@ -9,8 +9,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http2.DefaultHttp2GoAwayFrame;
 import io.netty.handler.codec.http2.DefaultHttp2PingFrame;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
@@ -94,6 +97,7 @@ final class Http2Connection extends NettyConnection {
             .maxHeaderListSize(maxHeaderSize))
         .gracefulShutdownTimeoutMillis(0)
         .build();
+    codec.connection().addListener(c.new ConnectionErrors());
     long pingMillis = Math.max(1, PING_IDLE.toMillis());
     ch.pipeline()
         // Each stream flushes its HEADERS; one write to the socket per event-loop turn carries them all.
@@ -101,7 +105,7 @@ final class Http2Connection extends NettyConnection {
             true))
         .addLast("h2-idle", new IdleStateHandler(pingMillis, 0, 0, TimeUnit.MILLISECONDS))
         .addLast("h2", codec)
-        .addLast("h2-mux", new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()))
+        .addLast("h2-mux", new Http2MultiplexHandler(c.new ServerOpenedStream()))
         .addLast("strand-h2", c.new Handler());
     ch.writeAndFlush(new DefaultHttp2WindowUpdateFrame(CONNECTION_WINDOW - 65_535));
     ch.config().setAutoRead(true); // streams apply backpressure through flow control, not the socket
@@ -233,10 +237,19 @@ final class Http2Connection extends NettyConnection {
             }
             engine.pool.connected(origin, Http2Connection.this);
           }
-        } else if (msg instanceof Http2GoAwayFrame) {
+        } else if (msg instanceof Http2GoAwayFrame g) {
           // Streams above its last-stream-id hear of it themselves (Http2MultiplexHandler) and retry.
           goingAway = true;
-          if (streams.isEmpty()) {
+          if (g.errorCode() != Http2Error.NO_ERROR.code()) {
+            // An error GOAWAY ends the connection: the streams it processed fail now, naming it, rather
+            // than wait for answers a broken connection will not bring (or for their read timeouts).
+            if (connectionError == null) {
+              Http2Error error = Http2Error.valueOf(g.errorCode());
+              connectionError = new ProtocolException("HTTP/2 GOAWAY from the server: "
+                  + (error == null ? "error code " + g.errorCode() : error.name()) + debugData(g), null);
+            }
+            ctx.close();
+          } else if (streams.isEmpty()) {
             ctx.close();
           }
         }
@@ -278,6 +291,56 @@ final class Http2Connection extends NettyConnection {
       }
       goingAway = true;
       ctx.close();
+    }
+  }
+
+  /** The GOAWAY's debug text, if it has printable text, for the message. */
+  private static String debugData(Http2GoAwayFrame g) {
+    int n = Math.min(g.content().readableBytes(), 200);
+    if (n == 0) {
+      return "";
+    }
+    String text = g.content().toString(g.content().readerIndex(), n, java.nio.charset.StandardCharsets.US_ASCII);
+    return text.chars().allMatch(c -> c >= 0x20 && c < 0x7f) ? " (\"" + text + "\")" : "";
+  }
+
+  /**
+   * Netty's own verdicts on the server (too many queued control frames: ENHANCE_YOUR_CALM; a frame
+   * it cannot accept): it sends a GOAWAY with the error and closes, without telling the pipeline. The
+   * GOAWAY is where the reason can be read, so the streams it ends can name it.
+   */
+  private final class ConnectionErrors extends Http2ConnectionAdapter {
+    @Override
+    public void onGoAwaySent(int lastStreamId, long errorCode, io.netty.buffer.ByteBuf debugData) {
+      if (errorCode != Http2Error.NO_ERROR.code() && connectionError == null) {
+        Http2Error error = Http2Error.valueOf(errorCode);
+        String why = debugData.toString(java.nio.charset.StandardCharsets.UTF_8);
+        connectionError = new ProtocolException("HTTP/2 connection error " + (error == null ? errorCode : error.name())
+            + (why.isEmpty() ? "" : ": " + why), null);
+      }
+    }
+  }
+
+  /**
+   * A stream the server opened: with push disabled it may open none (RFC 9113 sections 5.1.1 and 8.4),
+   * so a HEADERS on an even, idle stream is a connection error of type PROTOCOL_ERROR.
+   */
+  private final class ServerOpenedStream extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+      int id = ((Http2StreamChannel) ctx.channel()).stream().id();
+      if (connectionError == null) {
+        connectionError = new ProtocolException("HTTP/2 server sent HEADERS on stream " + id
+            + ", which it may not open (push is disabled): PROTOCOL_ERROR", null);
+      }
+      goingAway = true;
+      ctx.close();
+      channel.writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.PROTOCOL_ERROR)).addListener(f -> channel.close());
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      ReferenceCountUtil.release(msg);
     }
   }
 

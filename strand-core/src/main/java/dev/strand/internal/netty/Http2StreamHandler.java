@@ -200,6 +200,12 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
         return;
       }
       progressAt = System.nanoTime();
+      HttpException broken = connection.connectionError();
+      if (broken != null) {
+        // Frames that came in the same read as the server's protocol violation: not to be trusted.
+        fail(ErrorMapper.io(broken, exchange.request), false);
+        return;
+      }
       if (msg instanceof Http2HeadersFrame h) {
         onHeaders(h);
       } else if (msg instanceof Http2DataFrame d) {
@@ -325,7 +331,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
         long code = reset.errorCode();
         if (code == Http2Error.REFUSED_STREAM.code() && !responseStarted) {
           retryUnprocessed(new ProtocolException("HTTP/2 stream refused by the server (" + exchange.request + ")",
-              exchange.request));
+              exchange.request), false);
           return;
         }
         Http2Error error = Http2Error.valueOf(code);
@@ -425,13 +431,18 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
   }
 
   private void retryUnprocessed(HttpException e) {
+    retryUnprocessed(e, true);
+  }
+
+  /** @param fresh whether the retry needs another connection (not after a refused stream, the connection being fine) */
+  private void retryUnprocessed(HttpException e, boolean fresh) {
     if (done) {
       return;
     }
     done = true;
     resetStream(Http2Error.CANCEL);
     connection.streamDone(exchange, true);
-    if (!exchange.retryUnprocessed()) {
+    if (!exchange.retryUnprocessed(fresh)) {
       exchange.fail(e);
     }
   }

@@ -9,6 +9,8 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +29,7 @@ import java.util.Map;
  *       down the pipeline so the connection closes instead of being reused.
  *   <li>The status line must be {@code HTTP/1.0} or {@code HTTP/1.1} and a code of three digits from
  *       100 to 999 (RFC 9112 section 4); anything else is a malformed head, never a response.
+ *   <li>A header field is a name, optional spaces, a colon and a value; anything else is malformed.
  *   <li>Transfer-Encoding follows RFC 9112 strictly: with Content-Length, in HTTP/1.0, or with chunked
  *       not last, the head is malformed (each a sign of request smuggling or response splitting).
  * </ul>
@@ -117,7 +120,7 @@ final class ResponseDecoder extends HttpResponseDecoder {
     String code = initialLine[1];
     if (!version.equals("HTTP/1.1") && !version.equals("HTTP/1.0")) {
       throw new IllegalArgumentException("status line " + quote(initialLine)
-          + " is not HTTP/1.1 or HTTP/1.0 (the connection speaks HTTP/1.1)");
+          + " does not begin with the version HTTP/1.1 or HTTP/1.0 (the connection speaks HTTP/1.1)");
     }
     if (code.length() != 3 || !isDigit(code.charAt(0)) || code.charAt(0) == '0' || !isDigit(code.charAt(1))
         || !isDigit(code.charAt(2))) {
@@ -125,6 +128,25 @@ final class ResponseDecoder extends HttpResponseDecoder {
           + " has no status code of three digits from 100 to 999");
     }
     return super.createMessage(initialLine);
+  }
+
+  /**
+   * Netty ends a response field's name at the first space and then looks for the colon anywhere
+   * after it, so {@code Not A Header} became a field {@code Not} and {@code X Thing: 1} a field
+   * {@code X}. Only spaces may stand between a name and its colon (RFC 9112 section 5.1 lets a
+   * client repair that much); any other byte there, or no colon, makes the line malformed.
+   */
+  @Override
+  protected AsciiString splitHeaderName(byte[] line, int start, int length) {
+    int i = start + length;
+    while (i < line.length && (line[i] == ' ' || line[i] == '\t')) {
+      i++;
+    }
+    if (i >= line.length || line[i] != ':') {
+      throw new IllegalArgumentException("malformed header line: no colon after the field name '"
+          + new String(line, start, Math.min(length, 100), StandardCharsets.ISO_8859_1) + "'");
+    }
+    return super.splitHeaderName(line, start, length);
   }
 
   private static boolean isDigit(char c) {

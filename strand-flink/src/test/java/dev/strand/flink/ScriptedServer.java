@@ -1,0 +1,119 @@
+package dev.strand.flink;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A loopback HTTP server with state the testkit's stateless endpoints lack, and a request log:
+ * <ul>
+ *   <li>{@code /flaky/KEY}: the first {@code failures} calls per KEY answer 503 with {@code Retry-After: 1}, then
+ *       200 with body {@code ok:KEY};
+ *   <li>{@code /ingest}: 200; the body is logged (one entry per request).
+ * </ul>
+ * It can be stopped and started again on the same port, to play a server that is down for a while.
+ */
+final class ScriptedServer implements AutoCloseable {
+    private final int failures;
+    private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<String> bodies = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger requests = new AtomicInteger();
+    private int port;
+    private HttpServer server;
+    private ExecutorService executor;
+
+    private ScriptedServer(int failures) {
+        this.failures = failures;
+    }
+
+    static ScriptedServer start(int failures) {
+        ScriptedServer s = new ScriptedServer(failures);
+        s.bind(0);
+        return s;
+    }
+
+    private synchronized void bind(int p) {
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), p), 128);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        executor = Executors.newVirtualThreadPerTaskExecutor();
+        server.setExecutor(executor);
+        server.createContext("/flaky/", this::flaky);
+        server.createContext("/ingest", this::ingest);
+        server.start();
+        port = server.getAddress().getPort();
+    }
+
+    /** Stops listening; connections are refused until {@link #restart()}. */
+    synchronized void stop() {
+        server.stop(0);
+        executor.close();
+    }
+
+    /** Listens again on the same port. */
+    synchronized void restart() {
+        bind(port);
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    int calls(String key) {
+        AtomicInteger n = calls.get(key);
+        return n == null ? 0 : n.get();
+    }
+
+    int requests() {
+        return requests.get();
+    }
+
+    List<String> bodies() {
+        return List.copyOf(bodies);
+    }
+
+    private void flaky(HttpExchange ex) throws IOException {
+        requests.incrementAndGet();
+        String key = ex.getRequestURI().getPath().substring("/flaky/".length());
+        int n = calls.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+        if (n <= failures) {
+            ex.getResponseHeaders().set("Retry-After", "1");
+            send(ex, 503, "busy");
+        } else {
+            send(ex, 200, "ok:" + key);
+        }
+    }
+
+    private void ingest(HttpExchange ex) throws IOException {
+        requests.incrementAndGet();
+        bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+        send(ex, 200, "");
+    }
+
+    private static void send(HttpExchange ex, int status, String body) throws IOException {
+        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(status, b.length == 0 ? -1 : b.length);
+        if (b.length > 0) {
+            ex.getResponseBody().write(b);
+        }
+        ex.close();
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}
