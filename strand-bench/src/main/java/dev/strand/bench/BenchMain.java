@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
  * {@code bin/strand bench}: starts the testkit server on loopback (its own JVM; with HTTPS and h2c siblings for
  * the TLS and HTTP/2 scenarios), runs each client in its own fresh JVM per scenario, the references (wrk, h2load,
  * aiohttp) when present, and the defaults probes; prints the
- * markdown report and writes results.json, results.csv, SVG charts and index.html.
+ * markdown report and writes results.json, results.csv, SVG charts and index.html. With {@code --soak}, the
+ * long bounded run of {@link Soak} instead.
  */
 @Command(name = "strand bench", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Side-by-side benchmark of Java HTTP clients against a loopback server.",
@@ -46,6 +47,20 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--smoke", description = "CI smoke: strand and jdk, c = 2, /small, about a second per cell; "
       + "exits 1 if any cell fails.")
   boolean smoke;
+
+  @Option(names = "--soak", description = "Soak instead of the comparison: --requests GETs of /echo, --in-flight at a "
+      + "time, against the bench server and then through a fault proxy; every body checked, failures sorted by "
+      + "type, pool counters and memory (first vs last minute) reported. At most --phase-seconds per phase.")
+  boolean soak;
+
+  @Option(names = "--requests", paramLabel = "N", description = "Soak: requests per phase. Default 1000000.")
+  long requests = Soak.DEFAULT_REQUESTS;
+
+  @Option(names = "--in-flight", paramLabel = "K", description = "Soak: requests in flight. Default 500.")
+  int inFlight = Soak.DEFAULT_IN_FLIGHT;
+
+  @Option(names = "--phase-seconds", paramLabel = "S", description = "Soak: time bound per phase. Default 600.")
+  long phaseSeconds = Soak.DEFAULT_PHASE_SECONDS;
 
   @Option(names = "--clients", split = ",", paramLabel = "NAME",
       description = "Clients, comma-separated: strand, strand-sync, jdk, jdk-sync, okhttp, apache, jetty, reactor, "
@@ -168,6 +183,13 @@ public final class BenchMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (soak) {
+      if (requests < 1 || inFlight < 1 || phaseSeconds < 1) {
+        stderr.println("strand bench: --requests, --in-flight and --phase-seconds must be positive");
+        return 2;
+      }
+      return Soak.run(new Soak.Plan(requests, inFlight, phaseSeconds), server, outDir(), stdout, stderr);
+    }
     applyPreset();
     for (String c : clients) {
       if (!Clients.isKnown(c) && !REFERENCES.contains(c)) {
@@ -181,8 +203,7 @@ public final class BenchMain implements Callable<Integer> {
       return 2;
     }
     String started = DateTimeFormatter.ISO_INSTANT.format(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
-    Path dir = out != null ? out : Path.of("bench-results",
-        DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()));
+    Path dir = outDir();
     Files.createDirectories(dir);
     String machineDesc = machine();
     Path logs = Files.createDirectories(dir.resolve("logs"));
@@ -333,6 +354,11 @@ public final class BenchMain implements Callable<Integer> {
         embedded.close();
       }
     }
+  }
+
+  private Path outDir() {
+    return out != null ? out : Path.of("bench-results",
+        DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()));
   }
 
   /**

@@ -98,5 +98,10 @@
  * {@code tls(cert, key)} (PEM, PKCS#8 key) or {@code tls(SslContext)}; the JDK engine by default, OpenSSL
  * (netty-tcnative, optional) with {@code sslProvider("openssl")}; {@code requireClientAuth(ca)} for mutual TLS.
  * {@link dev.strand.testkit.tls.TestPki} makes the certificates.
+ *
+ * <h2>Hostile networks</h2>
+ * {@link dev.strand.testkit.FaultProxy} relays TCP to a server and, with seeded probabilities, resets,
+ * delays, truncates, appends stray bytes after complete responses, or closes early; it counts what it did.
+ * {@link dev.strand.testkit.TestProxy} is the scripted HTTP (CONNECT) proxy.
  */
 package dev.strand.testkit;
