@@ -127,6 +127,13 @@ final class Exchange extends Waiter<NettyConnection> implements Runnable {
     future.completeExceptionally(e);
   }
 
+  /** Hands {@code r} to the caller; if the call was cancelled meanwhile, closing it drops what still arrives. */
+  void deliver(StreamingResponse r) {
+    if (!future.complete(r)) {
+      r.close();
+    }
+  }
+
   /** The caller cancelled the future: leave the queue, or abort on the connection. */
   private void abort() {
     if (engine.pool.cancel(origin, this)) {

@@ -9,10 +9,10 @@ import dev.strand.Version;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.proxy.ProxyServer;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.handler.codec.http.HttpContent;
@@ -24,6 +24,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSession;
 
@@ -36,7 +37,7 @@ import javax.net.ssl.SSLSession;
  * it is withheld while the consumer of a streamed body is behind, which is the backpressure.
  *
  * <p>Timeouts: one {@link DeadlineTimer} per connection. Each read or write completion just stamps
- * {@link #progressAt}; the timer, when it fires, compares that stamp with the current phase's limit
+ * the exchange's {@link ExchangePhases}; the timer, when it fires, compares that stamp with the current phase's limit
  * and re-arms itself for the remainder.
  */
 final class Http1Connection extends NettyConnection implements BodyOwner {
@@ -55,30 +56,21 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   private final int maxHeaderSize;
   private final boolean[] flags = new boolean[2];
   private final DeadlineTimer timer;
-  /** Stamps write progress for the write timeout; added to body writes. */
-  final ChannelFutureListener writeProgress = f -> {
-    if (f.isSuccess()) {
-      progressAt = System.nanoTime();
-    }
-  };
+  private final ExchangePhases phases = new ExchangePhases();
 
   // Event-loop confined.
   private Exchange exchange;
   private NettyResponseBody body;
   private StreamingResponse undelivered;
   private long requestLength;
-  private boolean requestDone;
-  private boolean responseStarted;
-  private boolean responseDone;
   private boolean bytesSeen;
   private boolean keepAlive;
   private boolean forceClose;
   private boolean skipInformational;
   private int interimResponses;
-  private boolean awaitingContinue;
-  private boolean readPaused;
+  /** The response is complete and one more read is under way before the exchange ends (see settleThenComplete). */
+  private boolean settling;
   private ScheduledFuture<?> continueTimer;
-  private long progressAt;
 
   /** The TLS session of the channel, or {@code null} in cleartext; the same for every response. */
   private final SSLSession sslSession;
@@ -131,32 +123,27 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     exchange = x;
     body = null;
     undelivered = null;
-    requestDone = false;
-    responseStarted = false;
-    responseDone = false;
+    phases.begin(x);
     bytesSeen = false;
     keepAlive = true;
     forceClose = false;
     skipInformational = false;
     interimResponses = 0;
-    awaitingContinue = false;
-    readPaused = false;
     decoder.expectResponse(x.head);
     long length = RequestWriter.framedLength(x.request);
     requestLength = length;
     boolean expect = x.request.expectContinue() && length != 0 && length != -2;
     ByteBuf head = RequestWriter.encode(channel.alloc(), x.request, target, length, expect, flags);
     forceClose = flags[RequestWriter.CLOSE];
-    progressAt = System.nanoTime();
     if (length == -2 || length == 0 || flags[RequestWriter.INLINED]) {
       channel.writeAndFlush(head, channel.voidPromise());
-      requestDone = true;
+      phases.requestDone = true;
     } else if (expect) {
       channel.writeAndFlush(head, channel.voidPromise());
-      awaitingContinue = true;
+      phases.awaitingContinue = true;
       continueTimer = channel.eventLoop().schedule(() -> {
-        if (exchange == x && awaitingContinue) {
-          awaitingContinue = false;
+        if (exchange == x && phases.awaitingContinue) {
+          phases.awaitingContinue = false;
           sendBody(x);
         }
       }, CONTINUE_FALLBACK_NANOS, TimeUnit.NANOSECONDS);
@@ -169,61 +156,103 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   }
 
   private void sendBody(Exchange x) {
-    progressAt = System.nanoTime();
+    phases.progress();
+    Upload upload = new Upload(x, requestLength < 0);
     byte[] buffered = x.request.body().bufferedBytes();
     if (buffered != null) {
-      // In slices, so each one that reaches the socket counts as progress for the write timeout.
-      ChannelFuture f = null;
-      for (int off = 0; off < buffered.length; off += BodyPump.CHUNK) {
-        f = channel.write(Unpooled.wrappedBuffer(buffered, off, Math.min(BodyPump.CHUNK, buffered.length - off)));
-        f.addListener(writeProgress);
-      }
-      channel.flush();
-      if (f == null) {
-        requestWritten(x);
-      } else {
-        f.addListener(done -> {
-          if (done.isSuccess()) {
-            requestWritten(x);
-          }
-        });
-      }
+      RequestBodyWriter.writeBuffered(upload, buffered, upload);
     } else {
       channel.flush();
-      new BodyPump(this, x, requestLength).start();
+      RequestBodyWriter.pump(upload, x.request, requestLength, upload);
     }
     armTimer();
   }
 
-  /** The whole request is on the wire (any thread). */
-  void requestWritten(Exchange x) {
-    if (!channel.eventLoop().inEventLoop()) {
-      channel.eventLoop().execute(() -> requestWritten(x));
-      return;
-    }
-    if (exchange != x || requestDone) {
-      return;
-    }
-    requestDone = true;
-    progressAt = System.nanoTime();
-    armTimer();
-    if (responseDone) {
-      finish();
-    }
-  }
+  /**
+   * The body of one exchange on its way out: HTTP/1.1 framing (raw bytes after a Content-Length, or
+   * chunks), and what the writer reports, which counts only while that exchange is still the current one.
+   */
+  private final class Upload implements RequestBodyWriter.Framing, RequestBodyWriter.Listener {
+    private static final ByteBuf LAST_CHUNK =
+        Unpooled.unreleasableBuffer(Unpooled.copiedBuffer("0\r\n\r\n", StandardCharsets.US_ASCII)).asReadOnly();
+    private final Exchange x;
+    private final boolean chunked;
 
-  /** The body pump failed (any thread). */
-  void failFromPump(Exchange x, HttpException e) {
-    channel.eventLoop().execute(() -> {
-      if (exchange == x) {
-        fail(e, false);
+    Upload(Exchange x, boolean chunked) {
+      this.x = x;
+      this.chunked = chunked;
+    }
+
+    @Override
+    public Channel channel() {
+      return channel;
+    }
+
+    @Override
+    public Object slice(byte[] body, int offset, int length, boolean last) {
+      return Unpooled.wrappedBuffer(body, offset, length); // a body in memory has a Content-Length
+    }
+
+    @Override
+    public Object piece(ByteBufAllocator alloc, byte[] bytes, int length) {
+      ByteBuf out = alloc.buffer(length + 12);
+      if (chunked) {
+        RequestWriter.writeChunkHeader(out, length);
       }
-    });
+      out.writeBytes(bytes, 0, length);
+      if (chunked) {
+        out.writeByte('\r').writeByte('\n');
+      }
+      return out;
+    }
+
+    @Override
+    public Object endOfBody() {
+      return chunked ? LAST_CHUNK.duplicate() : null;
+    }
+
+    @Override
+    public void progress() {
+      if (exchange == x) {
+        phases.progress();
+      }
+    }
+
+    @Override
+    public void written() {
+      if (!channel.eventLoop().inEventLoop()) {
+        channel.eventLoop().execute(this::written);
+        return;
+      }
+      if (exchange != x || phases.requestDone) {
+        return;
+      }
+      phases.requestDone = true;
+      phases.progress();
+      armTimer();
+      if (phases.responseDone) {
+        finish();
+      }
+    }
+
+    @Override
+    public void failed(HttpException e) {
+      channel.eventLoop().execute(() -> {
+        if (exchange == x) {
+          fail(e, false);
+        }
+      });
+    }
   }
 
   // ---- reading the response (called by Http1ResponseHandler) ----
 
   void onRead(Object msg) {
+    if (settling) {
+      // The response is complete; anything now is stray (the decoder has marked the connection) and dropped.
+      ReferenceCountUtil.release(msg);
+      return;
+    }
     if (exchange == null || msg == ResponseDecoder.STRAY_BYTES) {
       // Bytes no request asked for (the decoder dropped them): the peer is confused, and the
       // connection can no longer be trusted to frame a response.
@@ -262,8 +291,8 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
         return;
       }
       skipInformational = true;
-      if (code == 100 && awaitingContinue) {
-        awaitingContinue = false;
+      if (code == 100 && phases.awaitingContinue) {
+        phases.awaitingContinue = false;
         cancelContinueTimer();
         sendBody(x);
       }
@@ -281,12 +310,12 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
           + x.request + ")", x.request), false);
       return;
     }
-    responseStarted = true;
-    if (awaitingContinue) {
+    phases.responseStarted = true;
+    if (phases.awaitingContinue) {
       // A final answer instead of 100: the announced body is never sent, so the connection cannot be reused.
-      awaitingContinue = false;
+      phases.awaitingContinue = false;
       cancelContinueTimer();
-      requestDone = true;
+      phases.requestDone = true;
       forceClose = true;
     }
     keepAlive = HttpUtil.isKeepAlive(r) && code != 101;
@@ -338,7 +367,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     if (content.isReadable()) {
       int next = body.onContent(content);
       if (next == NettyResponseBody.PAUSE) {
-        readPaused = true;
+        phases.paused = true;
       } else if (next == NettyResponseBody.DISCARD) {
         discardNow(x);
         return;
@@ -353,21 +382,47 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
         discardNow(x);
         return;
       }
-      responseDone = true;
+      phases.responseDone = true;
       StreamingResponse r = undelivered;
       undelivered = null;
-      if (!requestDone) {
+      if (!phases.requestDone) {
         // The server answered before taking the whole request: stop sending, do not reuse.
-        requestDone = true;
+        phases.requestDone = true;
         forceClose = true;
       }
-      // Back to the pool first, then wake the caller: it sees the connection already released.
-      finish();
-      ended.wakeReaders();
-      if (r != null) {
-        deliver(x, r);
+      if (keepAlive && !forceClose && lastReadFilledBuffer()) {
+        settleThenComplete(x, ended, r);
+      } else {
+        complete(x, ended, r);
       }
     }
+  }
+
+  /** The response is complete: the connection goes back to the pool first, then the caller wakes and finds it released. */
+  private void complete(Exchange x, NettyResponseBody ended, StreamingResponse r) {
+    finish();
+    ended.wakeReaders();
+    if (r != null) {
+      x.deliver(r);
+    }
+  }
+
+  /**
+   * The response ended exactly where a full socket read did, so bytes sent beyond it may still wait
+   * in the kernel, unseen; the next request on this connection would take them for its answer. One
+   * more read comes first: the event loop schedules it for a read that filled its buffer, and this
+   * completion goes twice through the task queue to run after it. Whatever it brings is stray (the
+   * decoder expects nothing now), so the connection is closed rather than reused.
+   */
+  private void settleThenComplete(Exchange x, NettyResponseBody ended, StreamingResponse r) {
+    settling = true;
+    channel.read();
+    channel.eventLoop().execute(() -> channel.eventLoop().execute(() -> {
+      settling = false;
+      if (exchange == x) {
+        complete(x, ended, r);
+      }
+    }));
   }
 
   void onReadComplete() {
@@ -378,14 +433,14 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
       }
       return;
     }
-    progressAt = System.nanoTime();
+    phases.progress();
     StreamingResponse r = undelivered;
     if (r != null) {
       // The head and whatever body came with it in this read: one wake-up of the caller.
       undelivered = null;
-      deliver(x, r);
+      x.deliver(r);
     }
-    if (exchange != null && !readPaused) {
+    if (exchange != null && !phases.paused) {
       channel.read();
     }
   }
@@ -396,7 +451,10 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
       engine.pool.closed(this);
       return;
     }
-    if (!responseStarted) {
+    if (settling) {
+      return; // the response is whole; the settled completion finds the channel closed and does not reuse it
+    }
+    if (!phases.responseStarted) {
       fail(ErrorMapper.noResponse(x.request), true);
     } else {
       fail(ErrorMapper.truncated(x.request, body == null ? 0 : body.received(),
@@ -406,7 +464,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
 
   void onException(Throwable cause) {
     Exchange x = exchange;
-    if (x != null) {
+    if (x != null && !settling) {
       fail(ErrorMapper.io(cause, x.request), cause instanceof IOException);
     }
     channel.close();
@@ -418,9 +476,9 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   @Override
   public void resumeReading(NettyResponseBody b) {
     channel.eventLoop().execute(() -> {
-      if (body == b && readPaused && exchange != null) {
-        readPaused = false;
-        progressAt = System.nanoTime();
+      if (body == b && phases.paused && exchange != null) {
+        phases.paused = false;
+        phases.progress();
         armTimer();
         channel.read();
       }
@@ -438,9 +496,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   }
 
   private void discardNow(Exchange x) {
-    HttpException e = body.error();
-    fail(e != null ? e : new TransportException("response body closed before its end (" + x.request + ")", x.request),
-        false);
+    fail(body.stopReason(), false);
   }
 
   /** The caller cancelled {@code x}'s future. */
@@ -454,19 +510,13 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
 
   // ---- ending an exchange ----
 
-  private void deliver(Exchange x, StreamingResponse r) {
-    if (!x.future.complete(r)) {
-      r.close(); // cancelled meanwhile: a body still arriving discards the connection
-    }
-  }
-
   /** The exchange is over and the connection clean: back to the pool (or closed). */
   private void finish() {
     exchange = null;
+    phases.end();
     body = null;
     cancelContinueTimer();
-    boolean reusable = keepAlive && !forceClose && channel.isActive() && !decoder.sawStrayBytes
-        && !lastReadFilledBuffer();
+    boolean reusable = keepAlive && !forceClose && channel.isActive() && !decoder.sawStrayBytes;
     if (!reusable) {
       channel.close();
     }
@@ -492,6 +542,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     boolean retry = retryable && !bytesSeen && isReused() && x.mayRetry();
     NettyResponseBody b = body;
     exchange = null;
+    phases.end();
     body = null;
     undelivered = null;
     cancelContinueTimer();
@@ -516,31 +567,17 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
 
   // ---- timeouts ----
 
-  private long currentTimeout() {
-    Exchange x = exchange;
-    if (x == null) {
-      return 0;
-    }
-    if (!requestDone && !awaitingContinue) {
-      return x.writeTimeoutNanos;
-    }
-    return responseDone || readPaused ? 0 : x.readTimeoutNanos;
-  }
-
   private void armTimer() {
-    timer.armBy(DeadlineTimer.deadline(progressAt, currentTimeout()));
+    timer.armBy(phases.deadline());
   }
 
   /** Fails the exchange if its current phase has made no progress within its limit (the timer's check). */
   private long expire(long now) {
-    long timeout = currentTimeout();
-    long due = DeadlineTimer.deadline(progressAt, timeout);
-    if (due == DeadlineTimer.NONE || now - due < 0) {
-      return due;
+    HttpException overdue = exchange == null ? null : phases.overdue(now);
+    if (overdue == null) {
+      return exchange == null ? DeadlineTimer.NONE : phases.deadline();
     }
-    Exchange x = exchange;
-    boolean writing = !requestDone && !awaitingContinue;
-    fail(writing ? ErrorMapper.writeTimeout(x.request, timeout) : ErrorMapper.readTimeout(x.request, timeout), false);
+    fail(overdue, false);
     return DeadlineTimer.NONE;
   }
 }

@@ -9,9 +9,9 @@ import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.Version;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
@@ -40,31 +40,24 @@ import java.util.Map;
  * stays in use. A stream the server did not process (refused, or above a GOAWAY's last-stream-id)
  * is sent again on another connection, whatever its method.
  */
-final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements BodyOwner {
+final class Http2StreamHandler extends ChannelInboundHandlerAdapter
+    implements BodyOwner, RequestBodyWriter.Framing, RequestBodyWriter.Listener {
   private final Http2Connection connection;
   private final Exchange exchange;
-  private final ChannelFutureListener writeProgress = f -> {
-    if (f.isSuccess()) {
-      progressAt = System.nanoTime();
-    }
-  };
+  private final ExchangePhases phases = new ExchangePhases();
 
   // Event-loop confined.
   private Http2StreamChannel stream;
   private NettyResponseBody body;
   private StreamingResponse undelivered;
-  private boolean responseStarted;
   private int interimResponses;
-  private boolean requestDone;
   private boolean done;
-  private boolean paused;
   private boolean headersSent;
-  private long progressAt;
 
   Http2StreamHandler(Http2Connection connection, Exchange exchange) {
     this.connection = connection;
     this.exchange = exchange;
-    this.progressAt = System.nanoTime(); // the connection's timer sees the stream from now on
+    phases.begin(exchange); // the connection's timer sees the stream from now on
   }
 
   // ---- starting ----
@@ -92,22 +85,11 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
       }
     });
     if (empty) {
-      requestDone = true;
+      phases.requestDone = true;
     } else if (buffered != null) {
-      ChannelFuture last = null;
-      for (int off = 0; off < buffered.length; off += BodyPump.CHUNK) {
-        int n = Math.min(BodyPump.CHUNK, buffered.length - off);
-        last = ch.write(new DefaultHttp2DataFrame(Unpooled.wrappedBuffer(buffered, off, n), off + n == buffered.length));
-        last.addListener(writeProgress);
-      }
-      ch.flush();
-      last.addListener(f -> {
-        if (f.isSuccess()) {
-          requestWritten();
-        }
-      });
+      RequestBodyWriter.writeBuffered(this, buffered, this);
     } else {
-      Thread.ofVirtual().name("strand-h2-upload").start(() -> pump(ch, length));
+      RequestBodyWriter.pump(this, request, length, this);
     }
     armTimer();
     ch.read();
@@ -122,71 +104,47 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
     fail(new TransportException("cancelled (" + exchange.request + ")", exchange.request), true);
   }
 
-  // ---- request body ----
+  // ---- request body: RequestBodyWriter's framing and listener ----
 
-  /** Streams a body that is not in memory, with at most two DATA frames in flight (virtual thread). */
-  private void pump(Http2StreamChannel ch, long length) {
-    Request request = exchange.request;
-    try (var in = request.body().openStream()) {
-      byte[] piece = new byte[BodyPump.CHUNK];
-      long sent = 0;
-      ChannelFuture previous = null;
-      int n;
-      while ((n = in.read(piece)) >= 0) {
-        if (n == 0) {
-          continue;
-        }
-        sent += n;
-        if (length >= 0 && sent > length) {
-          failFromPump(new ProtocolException("request body is longer than its Content-Length of " + length
-              + " (" + request + ")", request));
-          return;
-        }
-        ByteBuf out = ch.alloc().buffer(n);
-        out.writeBytes(piece, 0, n);
-        ChannelFuture written = ch.writeAndFlush(new DefaultHttp2DataFrame(out, false));
-        written.addListener(writeProgress);
-        if (previous != null && !await(previous)) {
-          return;
-        }
-        previous = written;
-      }
-      if (length >= 0 && sent != length) {
-        failFromPump(new ProtocolException("request body ended after " + sent + " bytes but its Content-Length is "
-            + length + " (" + request + ")", request));
-        return;
-      }
-      ch.writeAndFlush(new DefaultHttp2DataFrame(Unpooled.EMPTY_BUFFER, true)).addListener(f -> {
-        if (f.isSuccess()) {
-          requestWritten();
-        }
-      });
-    } catch (java.io.IOException | RuntimeException e) {
-      failFromPump(new TransportException("reading the request body failed: " + e + " (" + request + ")", request, e));
-    }
+  @Override
+  public Channel channel() {
+    return stream;
   }
 
-  private static boolean await(ChannelFuture f) {
-    if (!f.isDone()) {
-      java.util.concurrent.CompletableFuture<Void> d = new java.util.concurrent.CompletableFuture<>();
-      f.addListener(x -> d.complete(null));
-      d.join();
-    }
-    return f.isSuccess();
+  @Override
+  public Object slice(byte[] body, int offset, int length, boolean last) {
+    return new DefaultHttp2DataFrame(Unpooled.wrappedBuffer(body, offset, length), last);
   }
 
-  private void failFromPump(HttpException e) {
+  @Override
+  public Object piece(ByteBufAllocator alloc, byte[] bytes, int length) {
+    return new DefaultHttp2DataFrame(alloc.buffer(length).writeBytes(bytes, 0, length), false);
+  }
+
+  @Override
+  public Object endOfBody() {
+    return new DefaultHttp2DataFrame(Unpooled.EMPTY_BUFFER, true);
+  }
+
+  @Override
+  public void progress() {
+    phases.progress();
+  }
+
+  @Override
+  public void failed(HttpException e) {
     connection.eventLoop().execute(() -> fail(e, true));
   }
 
-  private void requestWritten() {
+  @Override
+  public void written() {
     if (!connection.eventLoop().inEventLoop()) {
-      connection.eventLoop().execute(this::requestWritten);
+      connection.eventLoop().execute(this::written);
       return;
     }
     if (!done) {
-      requestDone = true;
-      progressAt = System.nanoTime();
+      phases.requestDone = true;
+      phases.progress();
       armTimer();
     }
   }
@@ -199,7 +157,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
       if (done) {
         return;
       }
-      progressAt = System.nanoTime();
+      phases.progress();
       HttpException broken = connection.connectionError();
       if (broken != null) {
         // Frames that came in the same read as the server's protocol violation: not to be trusted.
@@ -218,7 +176,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
 
   private void onHeaders(Http2HeadersFrame frame) {
     Request request = exchange.request;
-    if (responseStarted) {
+    if (phases.responseStarted) {
       Headers trailers = convert(frame.headers());
       if (trailers == null) {
         return;
@@ -245,7 +203,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
     if (headers == null) {
       return;
     }
-    responseStarted = true;
+    phases.responseStarted = true;
     long length = exchange.head || code == 204 || code == 304 ? 0 : contentLength(headers);
     body = new NettyResponseBody(this, request, length);
     undelivered = StreamingResponse.of(request, code, null, headers, Version.HTTP_2, body, connection.sslSession);
@@ -264,7 +222,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
     if (content.isReadable() && !exchange.head) {
       int next = body.onContent(content);
       if (next == NettyResponseBody.PAUSE) {
-        paused = true;
+        phases.paused = true;
       } else if (next == NettyResponseBody.DISCARD) {
         discardNow();
         return;
@@ -280,9 +238,9 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
     StreamingResponse r = undelivered;
     if (r != null && !done) {
       undelivered = null;
-      deliver(r);
+      exchange.deliver(r);
     }
-    if (!done && !paused) {
+    if (!done && !phases.paused) {
       armTimer();
       ctx.read();
     }
@@ -296,9 +254,9 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
     }
     StreamingResponse r = undelivered;
     undelivered = null;
-    if (!requestDone) {
+    if (!phases.requestDone) {
       // The server answered before taking the whole request: stop sending (RFC 9113 8.1).
-      requestDone = true;
+      phases.requestDone = true;
       resetStream(Http2Error.NO_ERROR);
     }
     done = true;
@@ -307,20 +265,12 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
     if (!body.onEnd()) {
       // Closed (or failed) by its consumer meanwhile: it already knows.
       if (r != null && !exchange.future.isDone()) {
-        HttpException e = body.error();
-        exchange.fail(e != null ? e : new TransportException("response body closed before its end ("
-            + exchange.request + ")", exchange.request));
+        exchange.fail(body.stopReason());
       }
       return;
     }
     if (r != null) {
-      deliver(r);
-    }
-  }
-
-  private void deliver(StreamingResponse r) {
-    if (!exchange.future.complete(r)) {
-      r.close();
+      exchange.deliver(r);
     }
   }
 
@@ -329,16 +279,16 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
     try {
       if (evt instanceof Http2ResetFrame reset && !done) {
         long code = reset.errorCode();
-        if (code == Http2Error.REFUSED_STREAM.code() && !responseStarted) {
+        if (code == Http2Error.REFUSED_STREAM.code() && !phases.responseStarted) {
           retryUnprocessed(new ProtocolException("HTTP/2 stream refused by the server (" + exchange.request + ")",
               exchange.request), false);
           return;
         }
         Http2Error error = Http2Error.valueOf(code);
         fail(new ProtocolException("HTTP/2 stream reset by the server: " + (error == null ? "unknown error" : error.name())
-            + " (error code " + code + ")" + (responseStarted ? " after the response head" : "") + " ("
+            + " (error code " + code + ")" + (phases.responseStarted ? " after the response head" : "") + " ("
             + exchange.request + ")", exchange.request), true);
-      } else if (evt instanceof Http2GoAwayFrame && !done && !responseStarted) {
+      } else if (evt instanceof Http2GoAwayFrame && !done && !phases.responseStarted) {
         retryUnprocessed(new ProtocolException("HTTP/2 GOAWAY: the server did not process the request ("
             + exchange.request + ")", exchange.request));
       }
@@ -353,14 +303,14 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
       return;
     }
     Request request = exchange.request;
-    if (!responseStarted && (!headersSent || aboveGoAway())) {
+    if (!phases.responseStarted && (!headersSent || aboveGoAway())) {
       retryUnprocessed(new ProtocolException("HTTP/2 GOAWAY: the server did not process the request (" + request
           + ")", request));
       return;
     }
     HttpException cause = connection.connectionError();
     HttpException e = cause != null ? ErrorMapper.io(cause, request)
-        : responseStarted ? ErrorMapper.truncated(request, body.received(), body.contentLength())
+        : phases.responseStarted ? ErrorMapper.truncated(request, body.received(), body.contentLength())
         : ErrorMapper.noResponse(request);
     fail(e, connection.channel.isActive());
   }
@@ -388,9 +338,9 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
   @Override
   public void resumeReading(NettyResponseBody b) {
     connection.eventLoop().execute(() -> {
-      if (body == b && paused && !done) {
-        paused = false;
-        progressAt = System.nanoTime();
+      if (body == b && phases.paused && !done) {
+        phases.paused = false;
+        phases.progress();
         armTimer();
         stream.read();
       }
@@ -407,9 +357,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
   }
 
   private void discardNow() {
-    HttpException e = body.error();
-    fail(e != null ? e : new TransportException("response body closed before its end (" + exchange.request + ")",
-        exchange.request), true);
+    fail(body.stopReason(), true);
   }
 
   // ---- ending ----
@@ -461,30 +409,20 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements B
 
   // ---- timeouts: checked by the connection's DeadlineTimer ----
 
-  private long currentTimeout() {
-    if (done) {
-      return 0;
-    }
-    if (!requestDone && !responseStarted) {
-      return exchange.writeTimeoutNanos;
-    }
-    return paused ? 0 : exchange.readTimeoutNanos;
-  }
-
   private void armTimer() {
-    connection.timer.armBy(DeadlineTimer.deadline(progressAt, currentTimeout()));
+    connection.timer.armBy(done ? DeadlineTimer.NONE : phases.deadline());
   }
 
   /** Fails this stream if its current phase has made no progress within its limit; else its deadline. */
   long expire(long now) {
-    long timeout = currentTimeout();
-    long due = DeadlineTimer.deadline(progressAt, timeout);
-    if (due == DeadlineTimer.NONE || now - due < 0) {
-      return due;
+    if (done) {
+      return DeadlineTimer.NONE;
     }
-    boolean writing = !requestDone && !responseStarted;
-    fail(writing ? ErrorMapper.writeTimeout(exchange.request, timeout)
-        : ErrorMapper.readTimeout(exchange.request, timeout), true);
+    HttpException overdue = phases.overdue(now);
+    if (overdue == null) {
+      return phases.deadline();
+    }
+    fail(overdue, true);
     return DeadlineTimer.NONE;
   }
 

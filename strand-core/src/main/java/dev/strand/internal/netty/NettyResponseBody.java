@@ -385,6 +385,12 @@ final class NettyResponseBody implements ResponseBody {
     }
   }
 
+  /** Why reading stopped before the end: the body's own error (too large...), or its consumer closed it. */
+  HttpException stopReason() {
+    HttpException e = error();
+    return e != null ? e : new TransportException("response body closed before its end (" + request + ")", request);
+  }
+
   private ProtocolException tooLarge(long limit) {
     return new ProtocolException("response body exceeds the limit of " + limit + " bytes (maxBodySize"
         + (contentLength >= 0 ? "; Content-Length " + contentLength : "") + "; stream() reads any size) (" + request + ")",
