@@ -45,9 +45,10 @@ import org.apache.flink.util.Collector;
  *       with an {@link HttpRecordException} naming the key and the request. A null key matches nothing.
  * </ul>
  *
- * <p>One {@link Client} per parallel subtask, built in {@link #open} and closed in {@link #close}.
+ * <p>One {@link Client} per parallel subtask, built in {@link #open} and closed in {@link #close}. Public only
+ * because Flink's code generation requires it; tables make it, users do not.
  */
-final class StrandHttpLookupFunction extends AsyncLookupFunction {
+public final class StrandHttpLookupFunction extends AsyncLookupFunction {
     private static final long serialVersionUID = 1L;
     private static final long MAX_RETRY_AFTER_MS = 10_000;
 
