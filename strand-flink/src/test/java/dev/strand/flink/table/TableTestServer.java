@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       {@code {"name":"user-ID","score":ID*10}} (no {@code id}: the connector fills it from the key); else 404;
  *   <li>{@code GET /echo/TEXT}: 200 with {@code {"encoded":"<raw path after /echo/>"}}, to see the URL's encoding;
  *   <li>{@code GET /boom/ID}: 500;
- *   <li>{@code /ingest/...}: 200; method, raw path, content type, {@code X-Token} and body are logged.
+ *   <li>{@code GET /garbage/ID}: 200 with a body that is not JSON;
+ *   <li>{@code /ingest/...}: 200; method, raw path, content type, {@code X-Token} and body are logged;
+ *   <li>{@code POST /lookup}: logged as {@code /ingest} is, then 200 with {@code {"name":"posted","score":1}}.
  * </ul>
  */
 final class TableTestServer implements AutoCloseable {
@@ -51,7 +53,15 @@ final class TableTestServer implements AutoCloseable {
             count(ex);
             send(ex, 500, "{\"error\":\"boom\"}");
         });
+        server.createContext("/garbage/", ex -> {
+            count(ex);
+            send(ex, 200, "<html>not json</html>");
+        });
         server.createContext("/ingest", this::ingest);
+        server.createContext("/lookup", ex -> {
+            log(ex);
+            send(ex, 200, "{\"name\":\"posted\",\"score\":1}");
+        });
         server.start();
     }
 
@@ -103,11 +113,15 @@ final class TableTestServer implements AutoCloseable {
     }
 
     private void ingest(HttpExchange ex) throws IOException {
+        log(ex);
+        send(ex, 200, "");
+    }
+
+    private void log(HttpExchange ex) throws IOException {
         count(ex);
         ingested.add(new Ingested(ex.getRequestMethod(), ex.getRequestURI().getRawPath(),
                 ex.getRequestHeaders().getFirst("Content-Type"), ex.getRequestHeaders().getFirst("X-Token"),
                 new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
-        send(ex, 200, "");
     }
 
     private static void send(HttpExchange ex, int status, String body) throws IOException {
