@@ -1,0 +1,71 @@
+package dev.strand.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering of strand-core, as rules that fail the build when broken: the internal packages do
+ * not import each other in circles; the policy packages (what to send next, which connection to use,
+ * which cookie to keep, how to parse an event) know nothing of Netty, so they stay plain code testable
+ * without sockets; and the public API never hands out an internal type.
+ */
+class LayeringTest {
+  private static JavaClasses core;
+
+  @BeforeAll
+  static void importCore() {
+    core = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("dev.strand");
+  }
+
+  @Test
+  void internalPackagesAreFreeOfCycles() {
+    slices().matching("dev.strand.internal.(*)..").should().beFreeOfCycles().check(core);
+  }
+
+  @Test
+  void policyPackagesDoNotImportNetty() {
+    noClasses().that().resideInAnyPackage("dev.strand.internal.client..", "dev.strand.internal.pool..",
+            "dev.strand.internal.cookie..", "dev.strand.internal.sse..", "dev.strand.internal.codec..")
+        .should().dependOnClassesThat().resideInAPackage("io.netty..")
+        .check(core);
+  }
+
+  @Test
+  void theInternalsDoNotReachUpIntoTheEngineFromPolicy() {
+    noClasses().that().resideInAnyPackage("dev.strand.internal.pool..", "dev.strand.internal.cookie..",
+            "dev.strand.internal.sse..", "dev.strand.internal.codec..", "dev.strand.internal.proxy..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.strand.internal.netty..", "dev.strand.internal.client..")
+        .check(core);
+  }
+
+  @Test
+  void thePublicApiNeverExposesAnInternalType() {
+    DescribedPredicate<JavaClass> internal = JavaClass.Predicates.resideInAPackage("dev.strand.internal..");
+    methods().that().areDeclaredInClassesThat().resideInAPackage("dev.strand")
+        .and().arePublic().and().areDeclaredInClassesThat().arePublic()
+        .should().notHaveRawReturnType(internal)
+        .andShould().notHaveRawParameterTypes(DescribedPredicate.anyElementThat(internal))
+        .check(core);
+  }
+
+  @Test
+  void thePublicApiHasNoNettyInItsSignatures() {
+    DescribedPredicate<JavaClass> netty = JavaClass.Predicates.resideInAPackage("io.netty..");
+    methods().that().areDeclaredInClassesThat().resideInAPackage("dev.strand")
+        .and().arePublic().and().doNotHaveModifier(JavaModifier.SYNTHETIC)
+        .should().notHaveRawReturnType(netty)
+        .andShould().notHaveRawParameterTypes(DescribedPredicate.anyElementThat(netty))
+        .check(core);
+  }
+}
