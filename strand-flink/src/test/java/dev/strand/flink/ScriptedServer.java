@@ -20,7 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  *   <li>{@code /flaky/KEY}: the first {@code failures} calls per KEY answer 503 with {@code Retry-After: 1}, then
  *       200 with body {@code ok:KEY};
- *   <li>{@code /ingest}: 200; the body is logged (one entry per request).
+ *   <li>{@code /ingest}: 200; the body is logged (one entry per request);
+ *   <li>{@code /users/ID}: 200 with {@code {"id":"ID","name":"user-ID"}}; 404 for an ID starting with
+ *       {@code missing}, a body that is not JSON for one starting with {@code garbage}; calls counted per
+ *       {@code user:ID}.
  * </ul>
  * It can be stopped and started again on the same port, to play a server that is down for a while.
  */
@@ -53,6 +56,7 @@ final class ScriptedServer implements AutoCloseable {
         server.setExecutor(executor);
         server.createContext("/flaky/", this::flaky);
         server.createContext("/ingest", this::ingest);
+        server.createContext("/users/", this::users);
         server.start();
         port = server.getAddress().getPort();
     }
@@ -94,6 +98,20 @@ final class ScriptedServer implements AutoCloseable {
             send(ex, 503, "busy");
         } else {
             send(ex, 200, "ok:" + key);
+        }
+    }
+
+    private void users(HttpExchange ex) throws IOException {
+        requests.incrementAndGet();
+        String id = ex.getRequestURI().getPath().substring("/users/".length());
+        calls.computeIfAbsent("user:" + id, k -> new AtomicInteger()).incrementAndGet();
+        if (id.startsWith("missing")) {
+            send(ex, 404, "no such user");
+        } else if (id.startsWith("garbage")) {
+            send(ex, 200, "<html>not json");
+        } else {
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            send(ex, 200, "{\"id\":\"" + id + "\",\"name\":\"user-" + id + "\"}");
         }
     }
 
