@@ -8,15 +8,20 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.format.DecodingFormat;
+import org.apache.flink.table.connector.format.EncodingFormat;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.factories.DeserializationFormatFactory;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.SerializationFormatFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.DataType;
 
@@ -40,8 +45,11 @@ import org.apache.flink.table.types.DataType;
  * placeholder must name a column, and every column named must be a join key. A 404 is "no row"; any other status
  * ≥ 400, a transport failure or a body the format cannot decode fails the job with an {@link HttpRecordException}
  * naming the key and the request.
+ *
+ * <p>As a sink ({@code INSERT INTO}), each row is encoded by the format and sent to {@code url} (no placeholders)
+ * with {@code method} (POST by default), through {@link StrandHttpSink}.
  */
-public final class StrandHttpTableFactory implements DynamicTableSourceFactory {
+public final class StrandHttpTableFactory implements DynamicTableSourceFactory, DynamicTableSinkFactory {
 
     /** The factory identifier. */
     public static final String IDENTIFIER = "strand-http";
@@ -50,9 +58,19 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory {
     public static final ConfigOption<String> URL = ConfigOptions.key("url").stringType().noDefaultValue()
             .withDescription("URL template, e.g. http://host:8080/users/{id}: each {column} is a lookup key.");
 
-    /** The request method: GET by default; no request body is sent. */
-    public static final ConfigOption<String> METHOD = ConfigOptions.key("method").stringType().defaultValue("GET")
-            .withDescription("HTTP method of the lookup request (no body): GET by default.");
+    /** The request method: GET by default for lookups (no request body), POST for the sink. */
+    public static final ConfigOption<String> METHOD = ConfigOptions.key("method").stringType().noDefaultValue()
+            .withDescription("HTTP method: of the lookup request (no body; GET by default), or of each row the "
+                    + "sink sends (POST by default).");
+
+    /** The sink's {@code Content-Type}. */
+    public static final ConfigOption<String> SINK_CONTENT_TYPE = ConfigOptions.key("sink.content-type").stringType()
+            .defaultValue("application/json").withDescription("Content-Type of the rows the sink sends.");
+
+    /** Attempts per row before the sink fails the job. */
+    public static final ConfigOption<Integer> SINK_MAX_ATTEMPTS = ConfigOptions.key("sink.max-attempts").intType()
+            .defaultValue(10).withDescription("Attempts per row (408, 429, 5xx, connection failures are retried) "
+                    + "before the job fails.");
 
     /** Headers sent with every request. */
     public static final ConfigOption<Map<String, String>> HEADERS = ConfigOptions.key("headers").mapType()
@@ -86,7 +104,8 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return new LinkedHashSet<>(List.of(METHOD, HEADERS, CONNECT_TIMEOUT, READ_TIMEOUT, POOL_SIZE));
+        return new LinkedHashSet<>(List.of(METHOD, HEADERS, CONNECT_TIMEOUT, READ_TIMEOUT, POOL_SIZE,
+                SINK_CONTENT_TYPE, SINK_MAX_ATTEMPTS));
     }
 
     @Override
@@ -99,17 +118,43 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory {
         DataType physical = context.getPhysicalRowDataType();
         List<String> columns = DataType.getFieldNames(physical);
         UrlTemplate template = UrlTemplate.parse(options.get(URL), columns);
-        String method = options.get(METHOD).trim().toUpperCase(java.util.Locale.ROOT);
+        String method = method(options, "GET");
+        return new StrandHttpLookupSource(settings(options, template), template, method, format, physical);
+    }
+
+    @Override
+    public DynamicTableSink createDynamicTableSink(Context context) {
+        FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+        EncodingFormat<SerializationSchema<RowData>> format =
+                helper.discoverEncodingFormat(SerializationFormatFactory.class, FactoryUtil.FORMAT);
+        helper.validate();
+        ReadableConfig options = helper.getOptions();
+        DataType physical = context.getPhysicalRowDataType();
+        UrlTemplate template = UrlTemplate.parse(options.get(URL), DataType.getFieldNames(physical));
+        if (!template.placeholders().isEmpty()) {
+            throw new ValidationException("'url' = '" + template.raw() + "': the strand-http sink sends every row "
+                    + "to one URL, without {placeholders}");
+        }
+        return new StrandHttpTableSink(settings(options, template), template.path(), method(options, "POST"),
+                options.get(SINK_CONTENT_TYPE), options.get(SINK_MAX_ATTEMPTS), format, physical);
+    }
+
+    private static String method(ReadableConfig options, String dflt) {
+        String method = options.getOptional(METHOD).orElse(dflt).trim().toUpperCase(java.util.Locale.ROOT);
         if (!method.matches("[A-Z]+")) {
             throw new ValidationException("'method' must be an HTTP method, not '" + options.get(METHOD) + "'");
         }
+        return method;
+    }
+
+    private static HttpSettings settings(ReadableConfig options, UrlTemplate template) {
         HttpSettings.Builder settings = HttpSettings.builder()
                 .baseUrl(template.base())
                 .connectTimeout(options.get(CONNECT_TIMEOUT))
                 .readTimeout(options.get(READ_TIMEOUT))
                 .poolSize(options.get(POOL_SIZE));
         options.get(HEADERS).forEach(settings::header);
-        return new StrandHttpLookupSource(settings.build(), template, method, format, physical);
+        return settings.build();
     }
 
     /** A parsed URL template: the base URL and the path with its placeholders. */

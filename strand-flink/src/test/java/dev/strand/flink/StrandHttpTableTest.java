@@ -23,10 +23,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The {@code 'connector' = 'strand-http'} lookup source in a SQL lookup join, at parallelism 2. */
+/**
+ * {@code 'connector' = 'strand-http'} from SQL at parallelism 2: the lookup source in lookup joins, and the sink
+ * in {@code INSERT INTO}.
+ */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 @ExtendWith(NettyLeakDetectorExtension.class)
-class LookupTableTest {
+class StrandHttpTableTest {
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = FlinkTestCluster.extension();
@@ -100,6 +103,33 @@ class LookupTableTest {
                 + " JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.id = u.id").execute());
 
         assertTrue(Jobs.causeMentions(e, "placeholder {user_id} names no column of the table [id, name]"),
+                () -> ExceptionUtils.stringifyException(e));
+    }
+
+    @Test
+    void insertIntoPostsEveryRowAsJson() throws Exception {
+        try (ScriptedServer server = ScriptedServer.start(0)) {
+            StreamTableEnvironment t = tableEnv(IntStream.range(0, 300).mapToObj(i -> "u" + i).toList());
+            t.executeSql("CREATE TABLE collector (id STRING, name STRING) WITH ("
+                    + " 'connector' = 'strand-http', 'url' = '" + server.baseUrl() + "/ingest', 'format' = 'json')");
+
+            t.executeSql("INSERT INTO collector SELECT id, CONCAT('n-', id) FROM orders").await(120, TimeUnit.SECONDS);
+
+            assertEquals(IntStream.range(0, 300).mapToObj(i -> "{\"id\":\"u" + i + "\",\"name\":\"n-u" + i + "\"}")
+                    .sorted().toList(), server.bodies().stream().sorted().toList());
+        }
+    }
+
+    @Test
+    void aSinkUrlWithPlaceholdersIsAClearError() {
+        StreamTableEnvironment t = tableEnv(List.of("u1"));
+        t.executeSql("CREATE TABLE collector (id STRING) WITH ("
+                + " 'connector' = 'strand-http', 'url' = 'http://127.0.0.1:1/ingest/{id}', 'format' = 'json')");
+
+        Exception e = assertThrows(ValidationException.class,
+                () -> t.executeSql("INSERT INTO collector SELECT id FROM orders"));
+
+        assertTrue(Jobs.causeMentions(e, "sends every row to one URL, without {placeholders}"),
                 () -> ExceptionUtils.stringifyException(e));
     }
 }
