@@ -32,6 +32,7 @@ final class FlinkCells {
     int inFlight = PARALLELISM * CAPACITY;
     Duration budget = Duration.ofMillis(Math.round((warmup + batches * duration + timeout + 90) * 1000));
     String loadStart = BenchMain.loadAverage();
+    String machine = BenchMain.machine();
     List<Cell> cells = new ArrayList<>();
     for (String function : List.of("strand", "jdk")) {
       progress.step("[flink-" + function + "]");
@@ -53,7 +54,7 @@ final class FlinkCells {
     cells.add(read(raw, "strand", inFlight));
     progress.done();
 
-    String md = report(cells, loadStart, BenchMain.loadAverage(), warmup, duration, batches);
+    String md = report(cells, machine, loadStart, BenchMain.loadAverage(), warmup, duration, batches);
     Files.writeString(dir.resolve("report-flink.md"), md);
     Report.json().writerWithDefaultPrettyPrinter().writeValue(dir.resolve("results-flink.json").toFile(), cells);
     stdout.print(md);
@@ -70,13 +71,14 @@ final class FlinkCells {
     }
   }
 
-  static String report(List<Cell> cells, String loadStart, String loadEnd, double warmup, double duration,
-      int batches) {
+  static String report(List<Cell> cells, String machine, String loadStart, String loadEnd, double warmup,
+      double duration, int batches) {
     StringBuilder b = new StringBuilder();
     b.append("## Flink enrichment: GET /small, MiniCluster parallelism ").append(PARALLELISM).append(", capacity ")
         .append(CAPACITY).append(" per subtask (").append(PARALLELISM * CAPACITY).append(" in flight)\n\n");
     b.append(String.format(Locale.ROOT, "%s; each row its own JVM: %.0f s warm-up, %d × %.0f s batches. "
-        + "Load average (1 min) %s at start, %s at end, on %d cores.%n%n", BenchMain.machine(), warmup, batches,
+        + "Load average (1 min) %s at start, %s at end (the bench's own load included), on %d cores.%n%n",
+        machine, warmup, batches,
         duration, loadStart, loadEnd, Runtime.getRuntime().availableProcessors()));
     b.append("| row | records/s (median) | min–max | CPU µs/record (whole JVM) | errors |\n");
     b.append("|---|---:|---:|---:|---:|\n");
