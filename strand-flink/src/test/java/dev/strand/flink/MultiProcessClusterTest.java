@@ -98,11 +98,14 @@ class MultiProcessClusterTest {
     @TempDir
     Path tmp;
 
-    private final List<Process> processes = new ArrayList<>();
+    private final List<Process> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<String, Path> logs = new LinkedHashMap<>();
 
     @Test
     void theExampleJobJarRunsOnASessionClusterOfSeparateJvms() throws Throwable {
+        // Should the test JVM itself be stopped (a surefire timeout, say), the cluster goes with it.
+        Thread reaper = new Thread(() -> processes.forEach(Process::destroyForcibly), "cluster-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
         try (ScriptedServer collector = ScriptedServer.start(0)) {
             try {
                 Path jobJar = buildJobJar();
@@ -137,6 +140,7 @@ class MultiProcessClusterTest {
                 throw t;
             } finally {
                 stopAll();
+                Runtime.getRuntime().removeShutdownHook(reaper);
             }
         }
     }
