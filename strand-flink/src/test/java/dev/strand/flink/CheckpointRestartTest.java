@@ -111,8 +111,9 @@ class CheckpointRestartTest {
     }
 
     /**
-     * Slows the stream down (about 1 ms a record) so that checkpoints complete mid-stream, and throws once: in the
-     * first subtask that has seen a completed checkpoint and 1000 records.
+     * Slows the stream down (about 1 ms a record, 20 ms while a subtask past 1000 records waits for its first
+     * completed checkpoint) so that checkpoints complete mid-stream, and throws once: in the first subtask that has
+     * seen a completed checkpoint and 1000 records.
      */
     static final class PaceThenFailOnce extends RichMapFunction<Long, Long> implements CheckpointListener {
         private static final long serialVersionUID = 1L;
@@ -128,8 +129,10 @@ class CheckpointRestartTest {
 
         @Override
         public Long map(Long value) throws Exception {
-            Thread.sleep(1);
             seen++;
+            // Past 1000 records and still no completed checkpoint (a busy machine): slow down, so that one
+            // completes before this subtask's input runs out. Checkpoints still run between records.
+            Thread.sleep(seen >= 1_000 && completed == 0 && !FAILED.get() ? 20 : 1);
             if (seen >= 1_000 && completed > 0 && FAILED.compareAndSet(false, true)) {
                 FAILED_AFTER_CHECKPOINT.set(completed);
                 throw new IllegalStateException("injected failure at record " + value);
