@@ -2,6 +2,7 @@ package dev.strand.flink;
 
 import dev.strand.Client;
 import dev.strand.Request;
+import dev.strand.RequestBody;
 import dev.strand.Response;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.functions.util.ListCollector;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.functions.AsyncLookupFunction;
@@ -35,17 +37,22 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
     private final List<String> keys;
     private final List<LogicalType> keyTypes;
     private final DeserializationSchema<RowData> decoder;
+    private final SerializationSchema<RowData> encoder;
+    private final String contentType;
     private transient Client client;
     private transient StrandMetrics metrics;
 
     StrandHttpLookupFunction(HttpSettings settings, StrandHttpTableFactory.UrlTemplate template, String method,
-            List<String> keys, List<LogicalType> keyTypes, DeserializationSchema<RowData> decoder) {
+            List<String> keys, List<LogicalType> keyTypes, DeserializationSchema<RowData> decoder,
+            SerializationSchema<RowData> encoder, String contentType) {
         this.settings = settings;
         this.template = template;
         this.method = method;
         this.keys = List.copyOf(keys);
         this.keyTypes = List.copyOf(keyTypes);
         this.decoder = decoder;
+        this.encoder = encoder;
+        this.contentType = contentType;
     }
 
     @Override
@@ -62,6 +69,19 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
                 return SimpleUserCodeClassLoader.create(context.getUserCodeClassLoader());
             }
         });
+        if (encoder != null) {
+            encoder.open(new SerializationSchema.InitializationContext() {
+                @Override
+                public MetricGroup getMetricGroup() {
+                    return group;
+                }
+
+                @Override
+                public UserCodeClassLoader getUserCodeClassLoader() {
+                    return SimpleUserCodeClassLoader.create(context.getUserCodeClassLoader());
+                }
+            });
+        }
         metrics = new StrandMetrics(group);
         client = settings.newClient();
     }
@@ -79,7 +99,11 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
         String key = describe(keyRow);
         Request request;
         try {
-            request = Request.builder(method, path(keyRow)).build();
+            Request.Builder b = Request.builder(method, path(keyRow));
+            if (encoder != null) {
+                b.body(RequestBody.of(encoder.serialize(keyRow), contentType));
+            }
+            request = b.build();
         } catch (RuntimeException e) {
             metrics.error(ErrorKind.MAPPER);
             return CompletableFuture.failedFuture(new HttpRecordException(key, null, method, ErrorKind.MAPPER, 0,

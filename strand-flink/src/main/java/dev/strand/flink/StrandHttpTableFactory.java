@@ -42,7 +42,9 @@ import org.apache.flink.table.types.DataType;
  * }</pre>
  *
  * <p>Each {@code {column}} of the URL template is replaced by the lookup key's value (URL-encoded); every
- * placeholder must name a column, and every column named must be a join key. A 404 is "no row"; any other status
+ * placeholder must name a column, and every column named must be a join key. With {@code 'method'} POST, PUT,
+ * PATCH or QUERY the request's body is the row of lookup keys, encoded by the same format
+ * ({@code 'lookup.content-type'}, {@code application/json} by default). A 404 is "no row"; any other status
  * ≥ 400, a transport failure or a body the format cannot decode fails the job with an {@link HttpRecordException}
  * naming the key and the request.
  *
@@ -62,6 +64,12 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory, 
     public static final ConfigOption<String> METHOD = ConfigOptions.key("method").stringType().noDefaultValue()
             .withDescription("HTTP method: of the lookup request (no body; GET by default), or of each row the "
                     + "sink sends (POST by default).");
+
+    /** The {@code Content-Type} of a lookup request's body (POST, PUT, PATCH, QUERY lookups). */
+    public static final ConfigOption<String> LOOKUP_CONTENT_TYPE = ConfigOptions.key("lookup.content-type")
+            .stringType().defaultValue("application/json")
+            .withDescription("Content-Type of the body of a POST/PUT/PATCH/QUERY lookup: the lookup keys as a row "
+                    + "encoded by the format.");
 
     /** The sink's {@code Content-Type}. */
     public static final ConfigOption<String> SINK_CONTENT_TYPE = ConfigOptions.key("sink.content-type").stringType()
@@ -89,6 +97,7 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory, 
     public static final ConfigOption<Integer> POOL_SIZE = ConfigOptions.key("pool.size").intType().defaultValue(100)
             .withDescription("Connections per parallel subtask (lookups in flight at once).");
 
+    private static final Set<String> BODY_METHODS = Set.of("POST", "PUT", "PATCH", "QUERY");
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
     private static final Pattern TEMPLATE = Pattern.compile("(https?://[^/?#{}]+)(/[^#]*)?");
 
@@ -105,7 +114,7 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory, 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
         return new LinkedHashSet<>(List.of(METHOD, HEADERS, CONNECT_TIMEOUT, READ_TIMEOUT, POOL_SIZE,
-                SINK_CONTENT_TYPE, SINK_MAX_ATTEMPTS));
+                LOOKUP_CONTENT_TYPE, SINK_CONTENT_TYPE, SINK_MAX_ATTEMPTS));
     }
 
     @Override
@@ -113,13 +122,18 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory, 
         FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
         DecodingFormat<DeserializationSchema<RowData>> format =
                 helper.discoverDecodingFormat(DeserializationFormatFactory.class, FactoryUtil.FORMAT);
-        helper.validate();
         ReadableConfig options = helper.getOptions();
+        String method = method(options, "GET");
+        // A lookup with a body sends its keys as a row, encoded by the same format.
+        EncodingFormat<SerializationSchema<RowData>> keyFormat = BODY_METHODS.contains(method)
+                ? helper.discoverEncodingFormat(SerializationFormatFactory.class, FactoryUtil.FORMAT)
+                : null;
+        helper.validate();
         DataType physical = context.getPhysicalRowDataType();
         List<String> columns = DataType.getFieldNames(physical);
         UrlTemplate template = UrlTemplate.parse(options.get(URL), columns);
-        String method = method(options, "GET");
-        return new StrandHttpLookupSource(settings(options, template), template, method, format, physical);
+        return new StrandHttpLookupSource(settings(options, template), template, method, format, keyFormat,
+                options.get(LOOKUP_CONTENT_TYPE), physical);
     }
 
     @Override

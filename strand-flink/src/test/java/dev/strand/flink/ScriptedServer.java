@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code /ingest}: 200; the body is logged (one entry per request);
  *   <li>{@code /users/ID}: 200 with {@code {"id":"ID","name":"user-ID"}}; 404 for an ID starting with
  *       {@code missing}, a body that is not JSON for one starting with {@code garbage}; calls counted per
- *       {@code user:ID}.
+ *       {@code user:ID};
+ *   <li>{@code /lookup}: takes {@code {"id":"ID"}} (logged as a body), answers as {@code /users/ID} would, with
+ *       {@code posted-ID} as the name.
  * </ul>
  * It can be stopped and started again on the same port, to play a server that is down for a while.
  */
@@ -57,6 +59,7 @@ final class ScriptedServer implements AutoCloseable {
         server.createContext("/flaky/", this::flaky);
         server.createContext("/ingest", this::ingest);
         server.createContext("/users/", this::users);
+        server.createContext("/lookup", this::lookup);
         server.start();
         port = server.getAddress().getPort();
     }
@@ -113,6 +116,19 @@ final class ScriptedServer implements AutoCloseable {
             ex.getResponseHeaders().set("Content-Type", "application/json");
             send(ex, 200, "{\"id\":\"" + id + "\",\"name\":\"user-" + id + "\"}");
         }
+    }
+
+    private void lookup(HttpExchange ex) throws IOException {
+        requests.incrementAndGet();
+        String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        bodies.add(ex.getRequestMethod() + " " + ex.getRequestHeaders().getFirst("Content-Type") + " " + body);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"id\"\\s*:\\s*\"([^\"]*)\"").matcher(body);
+        if (!m.find()) {
+            send(ex, 400, "no id");
+            return;
+        }
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        send(ex, 200, "{\"id\":\"" + m.group(1) + "\",\"name\":\"posted-" + m.group(1) + "\"}");
     }
 
     private void ingest(HttpExchange ex) throws IOException {

@@ -81,6 +81,25 @@ class StrandHttpTableTest {
     }
 
     @Test
+    void aPostLookupSendsTheKeysAsAJsonBody() throws Exception {
+        List<String> ids = IntStream.range(0, 50).mapToObj(i -> "p" + i).toList();
+        try (ScriptedServer server = ScriptedServer.start(0)) {
+            StreamTableEnvironment t = tableEnv(ids);
+            t.executeSql("CREATE TABLE users (id STRING, name STRING) WITH ("
+                    + " 'connector' = 'strand-http', 'url' = '" + server.baseUrl() + "/lookup', 'format' = 'json',"
+                    + " 'method' = 'POST')");
+
+            List<Row> got = collect(t.sqlQuery("SELECT o.id, u.name FROM orders AS o"
+                    + " JOIN users FOR SYSTEM_TIME AS OF o.proc_time AS u ON o.id = u.id"));
+
+            assertEquals(ids.stream().map(id -> id + "|posted-" + id).sorted().toList(),
+                    got.stream().map(r -> r.getField(0) + "|" + r.getField(1)).sorted().toList());
+            assertEquals(ids.stream().map(id -> "POST application/json {\"id\":\"" + id + "\"}").sorted().toList(),
+                    server.bodies().stream().sorted().toList());
+        }
+    }
+
+    @Test
     void aBodyTheFormatCannotDecodeFailsTheJobNamingTheKey() {
         try (ScriptedServer server = ScriptedServer.start(0)) {
             StreamTableEnvironment t = tableEnv(List.of("garbage-7"));
