@@ -62,6 +62,12 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--phase-seconds", paramLabel = "S", description = "Soak: time bound per phase. Default 600.")
   long phaseSeconds = Soak.DEFAULT_PHASE_SECONDS;
 
+  @Option(names = "--flink", description = "Flink enrichment cell instead of the client matrix: the same job on a "
+      + "MiniCluster (parallelism 2, capacity 100 per subtask) against /small with Strand's StrandAsyncFunction and "
+      + "with a RichAsyncFunction around the JDK HttpClient, plus Strand's raw client at 200 in flight. Defaults: "
+      + "10 s warm-up, 3 batches of 3 s.")
+  boolean flink;
+
   @Option(names = "--clients", split = ",", paramLabel = "NAME",
       description = "Clients, comma-separated: strand, strand-sync, jdk, jdk-sync, okhttp, apache, jetty, reactor, "
           + "vertx, helidon, and the references wrk, h2load, aiohttp (run only if installed). Default: all.")
@@ -192,6 +198,9 @@ public final class BenchMain implements Callable<Integer> {
         return 2;
       }
       return Soak.run(new Soak.Plan(requests, inFlight, phaseSeconds), server, outDir(), stdout, stderr);
+    }
+    if (flink) {
+      return flink();
     }
     applyPreset();
     for (String c : clients) {
@@ -362,6 +371,28 @@ public final class BenchMain implements Callable<Integer> {
   private Path outDir() {
     return out != null ? out : Path.of("bench-results",
         DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()));
+  }
+
+  /** {@code --flink}: see {@link FlinkCells}. */
+  private int flink() throws Exception {
+    Path dir = out != null ? out : Path.of(outDir() + "-flink");
+    Path logs = Files.createDirectories(dir.resolve("logs"));
+    Progress progress = new Progress(stderr, System.console() != null && stderr == System.err);
+    ServerProcess embedded = null;
+    try {
+      URI base = server;
+      if (base == null) {
+        progress.update("starting the testkit server");
+        embedded = ServerProcess.start(serverThreads, null);
+        base = embedded.baseUri();
+      }
+      return FlinkCells.run(base, warmup != null ? warmup : 10.0, duration != null ? duration : 3.0,
+          batches != null ? batches : 3, timeout, dir, logs, progress, stdout);
+    } finally {
+      if (embedded != null) {
+        embedded.close();
+      }
+    }
   }
 
   /**

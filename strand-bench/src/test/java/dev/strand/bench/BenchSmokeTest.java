@@ -54,6 +54,32 @@ class BenchSmokeTest {
 
   @Test
   @Timeout(240)
+  void flinkCellRunsBothFunctionsAndTheRawClientSideBySide(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = BenchMain.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8),
+        "--flink", "--warmup", "1", "--duration", "0.5", "--batches", "1", "--out", dir.toString());
+    String stdout = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, stdout + err);
+
+    Cell[] cells = Report.json().readValue(dir.resolve("results-flink.json").toFile(), Cell[].class);
+    assertEquals(3, cells.length, stdout);
+    for (Cell c : cells) {
+      assertEquals("ok", c.status(), String.valueOf(c));
+      assertEquals(0, c.errors(), String.valueOf(c));
+      assertEquals(200, c.concurrency(), String.valueOf(c));
+      assertTrue(c.rps() > 0 && c.cpuUsPerRequest() > 0, String.valueOf(c));
+    }
+    assertEquals(java.util.List.of("flink-strand", "flink-jdk", "strand"),
+        java.util.Arrays.stream(cells).map(Cell::client).toList());
+    assertTrue(stdout.contains("| Flink + StrandAsyncFunction |") && stdout.contains("Strand's function vs the "
+        + "JDK-client function (records/s):"), stdout);
+    assertTrue(Files.exists(dir.resolve("report-flink.md")));
+  }
+
+  @Test
+  @Timeout(240)
   void httpsAndH2CellsRunWithStrandAndJdkOverVerifiedTls(@TempDir Path dir) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();

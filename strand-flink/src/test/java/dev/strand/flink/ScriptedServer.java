@@ -20,7 +20,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  *   <li>{@code /flaky/KEY}: the first {@code failures} calls per KEY answer 503 with {@code Retry-After: 1}, then
  *       200 with body {@code ok:KEY};
- *   <li>{@code /ingest}: 200; the body is logged (one entry per request).
+ *   <li>{@code /ingest}: 200; the body is logged (one entry per request);
+ *   <li>{@code /users/ID}: 200 with {@code {"id":"ID","name":"user-ID"}}; 404 for an ID starting with
+ *       {@code missing}, a body that is not JSON for one starting with {@code garbage}; calls counted per
+ *       {@code user:ID};
+ *   <li>{@code /lookup}: takes {@code {"id":"ID"}} (logged as a body), answers as {@code /users/ID} would, with
+ *       {@code posted-ID} as the name.
  * </ul>
  * It can be stopped and started again on the same port, to play a server that is down for a while.
  */
@@ -53,6 +58,8 @@ final class ScriptedServer implements AutoCloseable {
         server.setExecutor(executor);
         server.createContext("/flaky/", this::flaky);
         server.createContext("/ingest", this::ingest);
+        server.createContext("/users/", this::users);
+        server.createContext("/lookup", this::lookup);
         server.start();
         port = server.getAddress().getPort();
     }
@@ -95,6 +102,33 @@ final class ScriptedServer implements AutoCloseable {
         } else {
             send(ex, 200, "ok:" + key);
         }
+    }
+
+    private void users(HttpExchange ex) throws IOException {
+        requests.incrementAndGet();
+        String id = ex.getRequestURI().getPath().substring("/users/".length());
+        calls.computeIfAbsent("user:" + id, k -> new AtomicInteger()).incrementAndGet();
+        if (id.startsWith("missing")) {
+            send(ex, 404, "no such user");
+        } else if (id.startsWith("garbage")) {
+            send(ex, 200, "<html>not json");
+        } else {
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            send(ex, 200, "{\"id\":\"" + id + "\",\"name\":\"user-" + id + "\"}");
+        }
+    }
+
+    private void lookup(HttpExchange ex) throws IOException {
+        requests.incrementAndGet();
+        String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        bodies.add(ex.getRequestMethod() + " " + ex.getRequestHeaders().getFirst("Content-Type") + " " + body);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"id\"\\s*:\\s*\"([^\"]*)\"").matcher(body);
+        if (!m.find()) {
+            send(ex, 400, "no id");
+            return;
+        }
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        send(ex, 200, "{\"id\":\"" + m.group(1) + "\",\"name\":\"posted-" + m.group(1) + "\"}");
     }
 
     private void ingest(HttpExchange ex) throws IOException {
