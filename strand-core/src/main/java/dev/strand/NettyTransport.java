@@ -78,10 +78,19 @@ public final class NettyTransport implements Transport {
     engine.close();
   }
 
+  /**
+   * One event loop per two processors. A client's loops share the machine with the application's own
+   * threads (the carriers of its virtual threads among them), and fewer loops each find more ready
+   * connections per wake-up. On a 2-core machine (`/small`, client and server sharing it, two rounds)
+   * one loop instead of two gave 0.98–1.25x the requests per second at 1 in flight, 1.00–1.45x at 10 and
+   * 1.14–1.15x at 100, with 1–26 % less CPU per request.
+   */
+  private static final int DEFAULT_IO_THREADS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+
   /** Settings of a {@link NettyTransport}. */
   public static final class Builder {
     private Limits limits = Limits.DEFAULT;
-    private int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+    private int ioThreads = DEFAULT_IO_THREADS;
     private int maxHeaderSize = 64 * 1024;
     private boolean preferNative = true;
     private Tls tls;
@@ -133,7 +142,7 @@ public final class NettyTransport implements Transport {
       return this;
     }
 
-    /** Event-loop threads (default: the number of processors). */
+    /** Event-loop threads (default: half the number of processors, at least one). */
     public Builder ioThreads(int ioThreads) {
       if (ioThreads < 1) {
         throw new IllegalArgumentException("ioThreads must be >= 1: " + ioThreads);
