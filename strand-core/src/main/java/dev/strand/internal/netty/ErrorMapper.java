@@ -160,6 +160,19 @@ final class ErrorMapper {
     return new TransportException((cause instanceof IOException ? "I/O error: " : "") + m + " (" + request + ")", request, cause);
   }
 
+  /** An HTTP/2 error code by its RFC 9113 name ({@code FLOW_CONTROL_ERROR}), or {@code "error code N"}. */
+  static String h2Error(long code) {
+    io.netty.handler.codec.http2.Http2Error error = io.netty.handler.codec.http2.Http2Error.valueOf(code);
+    return error == null ? "error code " + code : error.name();
+  }
+
+  /** A GOAWAY's debug data as text for a message ({@code ": text"}), or {@code ""} if it has none that prints. */
+  static String goAwayText(io.netty.buffer.ByteBuf debugData) {
+    int n = Math.min(debugData.readableBytes(), 200);
+    String text = debugData.toString(debugData.readerIndex(), n, java.nio.charset.StandardCharsets.US_ASCII);
+    return !text.isEmpty() && text.chars().allMatch(c -> c >= 0x20 && c < 0x7f) ? ": " + text : "";
+  }
+
   /** Seconds with one decimal, e.g. {@code "5.0 s"}. */
   static String seconds(long nanos) {
     long tenths = Math.round(nanos / 100_000_000.0);

@@ -338,6 +338,9 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
    * server may not use any (RFC 9112 section 7.4); the bytes would be coded data, never the body.
    */
   private static String unsupportedTransferCoding(HttpResponse r) {
+    if (!r.headers().contains(HttpHeaderNames.TRANSFER_ENCODING)) {
+      return null; // the usual case, without the list getAll makes
+    }
     for (String field : r.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING)) {
       for (String coding : field.split(",")) {
         String c = coding.strip();

@@ -244,9 +244,8 @@ final class Http2Connection extends NettyConnection {
             // An error GOAWAY ends the connection: the streams it processed fail now, naming it, rather
             // than wait for answers a broken connection will not bring (or for their read timeouts).
             if (connectionError == null) {
-              Http2Error error = Http2Error.valueOf(g.errorCode());
               connectionError = new ProtocolException("HTTP/2 GOAWAY from the server: "
-                  + (error == null ? "error code " + g.errorCode() : error.name()) + debugData(g), null);
+                  + ErrorMapper.h2Error(g.errorCode()) + ErrorMapper.goAwayText(g.content()), null);
             }
             ctx.close();
           } else if (streams.isEmpty()) {
@@ -294,16 +293,6 @@ final class Http2Connection extends NettyConnection {
     }
   }
 
-  /** The GOAWAY's debug text, if it has printable text, for the message. */
-  private static String debugData(Http2GoAwayFrame g) {
-    int n = Math.min(g.content().readableBytes(), 200);
-    if (n == 0) {
-      return "";
-    }
-    String text = g.content().toString(g.content().readerIndex(), n, java.nio.charset.StandardCharsets.US_ASCII);
-    return text.chars().allMatch(c -> c >= 0x20 && c < 0x7f) ? " (\"" + text + "\")" : "";
-  }
-
   /**
    * Netty's own verdicts on the server (too many queued control frames: ENHANCE_YOUR_CALM; a frame
    * it cannot accept): it sends a GOAWAY with the error and closes, without telling the pipeline. The
@@ -313,10 +302,8 @@ final class Http2Connection extends NettyConnection {
     @Override
     public void onGoAwaySent(int lastStreamId, long errorCode, io.netty.buffer.ByteBuf debugData) {
       if (errorCode != Http2Error.NO_ERROR.code() && connectionError == null) {
-        Http2Error error = Http2Error.valueOf(errorCode);
-        String why = debugData.toString(java.nio.charset.StandardCharsets.UTF_8);
-        connectionError = new ProtocolException("HTTP/2 connection error " + (error == null ? errorCode : error.name())
-            + (why.isEmpty() ? "" : ": " + why), null);
+        connectionError = new ProtocolException("HTTP/2 connection error " + ErrorMapper.h2Error(errorCode)
+            + ErrorMapper.goAwayText(debugData), null);
       }
     }
   }
