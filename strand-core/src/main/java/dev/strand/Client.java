@@ -242,6 +242,9 @@ public final class Client implements AutoCloseable {
     private Version version = Version.HTTP_1_1;
     private int maxEventSize = EventStream.DEFAULT_MAX_EVENT_SIZE;
     private Proxy proxy;
+    private final List<Interceptor> interceptors = new ArrayList<>();
+    private final List<Interceptor> networkInterceptors = new ArrayList<>();
+    private RetryPolicy retryPolicy = RetryPolicy.none();
 
     private Builder() {}
 
@@ -328,6 +331,34 @@ public final class Client implements AutoCloseable {
      */
     public Builder onResponse(Consumer<ResponseHead> hook) {
       responseHooks.add(Objects.requireNonNull(hook));
+      return this;
+    }
+
+    /**
+     * Adds an application interceptor: once per call, around redirects, retries and authentication,
+     * seeing the final decoded response. The first added is outermost. See {@link Interceptor}.
+     */
+    public Builder interceptor(Interceptor interceptor) {
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * Adds a network interceptor: once per exchange (each redirect hop and retry), just before the
+     * request hooks and the transport, seeing the response as it came off the wire. The first added is
+     * outermost. See {@link Interceptor}.
+     */
+    public Builder networkInterceptor(Interceptor interceptor) {
+      networkInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * How failed requests are retried (default {@link RetryPolicy#none()}); a request's own policy
+     * ({@link Request.Builder#retry}) wins. The client's retry budget is read from this policy.
+     */
+    public Builder retry(RetryPolicy policy) {
+      this.retryPolicy = Objects.requireNonNull(policy, "policy (use RetryPolicy.none() for none)");
       return this;
     }
 
@@ -453,7 +484,7 @@ public final class Client implements AutoCloseable {
       ClientConfig config = new ClientConfig(baseUrl, headers.build(), List.copyOf(params), timeout,
           followRedirects, maxRedirects, allowHttpsToHttpRedirect, cookies, t, List.copyOf(requestHooks),
           List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress,
-          webSocketMaxMessageSize);
+          webSocketMaxMessageSize, List.copyOf(interceptors), List.copyOf(networkInterceptors), retryPolicy);
       return new Client(new ClientEngine(config), maxEventSize);
     }
   }

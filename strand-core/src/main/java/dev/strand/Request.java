@@ -7,6 +7,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * An immutable HTTP request. The URL may be relative ({@code "/users?page=2"}) when the client
@@ -28,6 +29,7 @@ public final class Request {
   private final Timeout timeout;
   private final boolean expectContinue;
   private final long maxBodySize;
+  private final RetryPolicy retryPolicy;
 
   private Request(Builder b) {
     this.method = b.method;
@@ -37,6 +39,7 @@ public final class Request {
     this.timeout = b.timeout;
     this.expectContinue = b.expectContinue;
     this.maxBodySize = b.maxBodySize;
+    this.retryPolicy = b.retryPolicy;
   }
 
   /** A GET request. */
@@ -66,6 +69,7 @@ public final class Request {
     b.timeout = timeout;
     b.expectContinue = expectContinue;
     b.maxBodySize = maxBodySize;
+    b.retryPolicy = retryPolicy;
     return b;
   }
 
@@ -104,6 +108,11 @@ public final class Request {
    */
   public long maxBodySize() {
     return maxBodySize;
+  }
+
+  /** This request's own retry policy, overriding the client's ({@link Client.Builder#retry}); empty to use the client's. */
+  public Optional<RetryPolicy> retryPolicy() {
+    return Optional.ofNullable(retryPolicy);
   }
 
   /** The method and URL, with any user information in the URL masked ({@code http://***@host/}). */
@@ -166,6 +175,7 @@ public final class Request {
     private Timeout timeout;
     private boolean expectContinue;
     private long maxBodySize = -1;
+    private RetryPolicy retryPolicy;
 
     private Builder(String method, URI url) {
       Objects.requireNonNull(method, "method");
@@ -253,6 +263,15 @@ public final class Request {
         throw new IllegalArgumentException("maxBodySize must be >= 0: " + bytes);
       }
       this.maxBodySize = bytes;
+      return this;
+    }
+
+    /**
+     * How this request is retried, overriding the client's policy ({@link Client.Builder#retry});
+     * {@link RetryPolicy#none()} turns retries off for it.
+     */
+    public Builder retry(RetryPolicy policy) {
+      this.retryPolicy = Objects.requireNonNull(policy, "policy (use RetryPolicy.none() for none)");
       return this;
     }
 

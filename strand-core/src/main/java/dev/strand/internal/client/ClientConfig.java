@@ -2,8 +2,10 @@ package dev.strand.internal.client;
 
 import dev.strand.Auth;
 import dev.strand.Headers;
+import dev.strand.Interceptor;
 import dev.strand.Request;
 import dev.strand.ResponseHead;
+import dev.strand.RetryPolicy;
 import dev.strand.Timeout;
 import dev.strand.Transport;
 import java.net.URI;
@@ -28,4 +30,7 @@ public record ClientConfig(
     Auth auth,
     long maxBodySize,
     boolean decompress,
-    int webSocketMaxMessageSize) {}
+    int webSocketMaxMessageSize,
+    List<Interceptor> interceptors,
+    List<Interceptor> networkInterceptors,
+    RetryPolicy retryPolicy) {}

@@ -18,6 +18,7 @@ final class Requests {
     if (request.maxBodySize() >= 0) {
       b.maxBodySize(request.maxBodySize());
     }
+    request.retryPolicy().ifPresent(b::retry);
     return b.build();
   }
 }
