@@ -118,7 +118,7 @@ public final class RetryPolicy {
     return maxDelay;
   }
 
-  /** Whether every wait is exactly {@link #baseDelay()}, with neither growth nor jitter. */
+  /** Whether every back-off wait is exactly {@link #baseDelay()}, with neither growth nor jitter. */
   public boolean isFixedDelay() {
     return fixed;
   }
@@ -213,15 +213,30 @@ public final class RetryPolicy {
       return this;
     }
 
-    /** The same wait before every retry, with no jitter (curl's {@code --retry-delay}); Retry-After may not exceed it. */
+    /**
+     * The same wait before every retry, with neither growth nor jitter (curl's {@code --retry-delay}).
+     * A {@code Retry-After} still sets the wait, up to {@link #maxDelay(Duration)}.
+     */
     public Builder fixedDelay(Duration delay) {
       Objects.requireNonNull(delay, "delay");
       if (delay.isNegative()) {
         throw new IllegalArgumentException("fixedDelay must not be negative: " + delay);
       }
       this.baseDelay = delay;
-      this.maxDelay = delay;
+      if (maxDelay.compareTo(delay) < 0) {
+        this.maxDelay = delay;
+      }
       this.fixed = true;
+      return this;
+    }
+
+    /** The longest wait, back-off and {@code Retry-After} alike (default 10 s). */
+    public Builder maxDelay(Duration max) {
+      requirePositive(max, "max");
+      if (!fixed && baseDelay.compareTo(max) > 0) {
+        throw new IllegalArgumentException("maxDelay " + max + " is below the back-off base " + baseDelay);
+      }
+      this.maxDelay = max;
       return this;
     }
 

@@ -119,10 +119,11 @@ final class ArgParser {
       case "-F", "--form" -> o.form.add(pair(name, value));
       case "-o", "--output" -> o.output = value;
       case "--max-redirs" -> o.maxRedirects = count(name, value);
-      case "-m", "--timeout", "--max-time" -> {
+      case "--timeout" -> {
         o.timeoutSeconds = seconds(name, value);
         o.timeoutGiven = true;
       }
+      case "-m", "--max-time" -> o.maxTimeSeconds = seconds(name, value);
       case "--connect-timeout" -> o.connectTimeoutSeconds = seconds(name, value);
       case "--retry" -> o.retry = count(name, value);
       case "--retry-delay" -> o.retryDelaySeconds = seconds(name, value);

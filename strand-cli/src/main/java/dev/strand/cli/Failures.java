@@ -1,6 +1,7 @@
 package dev.strand.cli;
 
 import dev.strand.ConnectException;
+import dev.strand.CallTimeoutException;
 import dev.strand.ConnectTimeoutException;
 import dev.strand.HttpException;
 import dev.strand.HttpStatusException;
@@ -84,6 +85,8 @@ final class Failures {
         phase = "write";
       } else if (e instanceof PoolTimeoutException) {
         phase = "waiting for a connection";
+      } else if (e instanceof CallTimeoutException) {
+        return new Failure(TIMEOUT, "the transfer exceeded its -m/--max-time" + on);
       } else {
         return new Failure(TIMEOUT, withRequest(e.getMessage(), on));
       }

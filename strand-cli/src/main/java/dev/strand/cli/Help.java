@@ -39,10 +39,11 @@ final class Help {
       Connection:
         -L, --location           follow redirects (off by default)
             --max-redirs N       follow at most N redirects (default 20)
-        -m, --timeout SECONDS    limit for each phase: connect, read, write (default 5; 0 = none)
+        -m, --max-time SECONDS   limit for the whole transfer, retries and body included (no default)
+            --timeout SECONDS    limit for each phase: connect, read, write (default 5; 0 = none)
             --connect-timeout S  limit for connecting, if different
             --retry N            retry up to N times on connect failure, timeout, 408, 429 and 5xx,
-                                 waiting 1, 2, 4 ... s, or as Retry-After says
+                                 waiting a random time up to 1, 2, 4 ... s, or as Retry-After says
             --retry-delay S      wait S seconds between retries instead
             --compressed         ask for gzip/deflate and decompress (default)
             --no-compressed      ask for and decode no compression
@@ -62,7 +63,7 @@ final class Help {
 
       Streams:
             --sse                print each server-sent event as it arrives (event:/id:/data: lines,
-                                 a blank line between); no read timeout unless -m is given
+                                 a blank line between); no read timeout unless --timeout is given
             --ws                 open a WebSocket (ws://, wss://, or http(s)://): each stdin line is
                                  sent as a text message, each message received is printed as a line;
                                  ends when stdin ends or the server closes (-v shows the close code)

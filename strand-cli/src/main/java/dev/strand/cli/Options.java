@@ -22,8 +22,10 @@ final class Options {
   boolean location;
   int maxRedirects = 20;
   double timeoutSeconds = 5;
-  /** Whether -m/--timeout was given (else --sse reads without a timeout). */
+  /** Whether --timeout was given (else --sse reads without a timeout). */
   boolean timeoutGiven;
+  /** -m/--max-time: the whole transfer, retries included (curl's meaning); -1 for none. */
+  double maxTimeSeconds = -1;
   double connectTimeoutSeconds = -1;
   int retry;
   double retryDelaySeconds = -1;

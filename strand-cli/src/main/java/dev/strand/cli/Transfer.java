@@ -10,6 +10,7 @@ import dev.strand.HttpException;
 import dev.strand.Limits;
 import dev.strand.NettyTransport;
 import dev.strand.Request;
+import dev.strand.RetryPolicy;
 import dev.strand.ResponseHead;
 import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
@@ -27,7 +28,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +37,9 @@ import javax.net.ssl.SSLSession;
 
 /** One request as the options describe it: send (with retries), then write head and body where asked. */
 final class Transfer {
+  /** The longest wait between retries, Retry-After included (curl's cap). */
+  private static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(10);
+
   /** Largest JSON body re-indented for a terminal; larger ones are written as they arrive. */
   private static final int PRETTY_LIMIT = 16 << 20;
 
@@ -119,7 +122,7 @@ final class Transfer {
 
   private int transfer(Client client, Request request) throws IOException, CliException {
     long start = System.nanoTime();
-    StreamingResponse response = send(client, request);
+    StreamingResponse response = client.stream(request);
     try (response) {
       if (o.fail && response.status() >= 400) {
         throw new CliException(Failures.HTTP_ERROR, "HTTP " + response.status() + statusText(response)
@@ -145,6 +148,9 @@ final class Transfer {
     if (o.connectTimeoutSeconds >= 0) {
       timeout = timeout.withConnect(o.connectTimeoutSeconds == 0 ? null : duration(o.connectTimeoutSeconds));
     }
+    if (o.maxTimeSeconds > 0) {
+      timeout = timeout.withCall(duration(o.maxTimeSeconds));
+    }
     // One I/O thread and NIO: a single exchange gains nothing from more threads, and loading the
     // native epoll library costs more start-up CPU than it saves (measured: -13% CPU per call).
     Proxy proxy = proxy();
@@ -160,7 +166,8 @@ final class Transfer {
         .timeout(timeout)
         .followRedirects(o.location)
         .maxRedirects(o.maxRedirects)
-        .decompress(o.compressed);
+        .decompress(o.compressed)
+        .retry(retryPolicy());
     if (o.user != null) {
       int colon = o.user.indexOf(':');
       b.auth(Auth.basic(o.user.substring(0, colon), o.user.substring(colon + 1)));
@@ -219,52 +226,50 @@ final class Transfer {
     return o.http2 ? Version.HTTP_2 : Version.HTTP_1_1;
   }
 
-  /** Sends, retrying as {@code --retry} allows; returns the response to keep. */
-  private StreamingResponse send(Client client, Request request) {
-    RetryPolicy policy = new RetryPolicy(o.retry, o.retryDelaySeconds >= 0 ? duration(o.retryDelaySeconds) : null);
-    boolean replayable = request.body() == null || request.body().isRepeatable();
-    for (int retries = 0; ; retries++) {
-      StreamingResponse response;
-      try {
-        response = client.stream(request);
-      } catch (HttpException e) {
-        Duration wait = replayable ? policy.afterFailure(e, retries) : null;
-        if (wait == null) {
-          throw e;
-        }
-        double connect = o.connectTimeoutSeconds >= 0 ? o.connectTimeoutSeconds : o.timeoutSeconds;
-        retryNotice(Failures.of(e, connect, o.timeoutSeconds).message(), wait, retries);
-        sleep(wait);
-        continue;
-      }
-      Duration wait = replayable
-          ? policy.afterStatus(response.status(), response.headers().first("Retry-After"), retries, Instant.now())
-          : null;
-      if (wait == null) {
-        return response;
-      }
-      response.close();
-      synchronized (heads) {
-        heads.clear();
-      }
-      retryNotice("HTTP " + response.status() + statusText(response), wait, retries);
-      sleep(wait);
+  /**
+   * {@code --retry N} as curl has it, on the client's retry policy: N retries after a connect failure,
+   * a timeout, 408, 429 or a 5xx, any method; waits up to 1, 2, 4 ... s (random, at most 10 minutes), or
+   * the fixed {@code --retry-delay}, or what {@code Retry-After} asks. Each retry is announced unless {@code -s}.
+   */
+  private RetryPolicy retryPolicy() {
+    if (o.retry == 0) {
+      return RetryPolicy.none();
     }
+    int[] statuses = new int[2 + 100];
+    statuses[0] = 408;
+    statuses[1] = 429;
+    for (int i = 0; i < 100; i++) {
+      statuses[2 + i] = 500 + i;
+    }
+    RetryPolicy.Builder b = RetryPolicy.builder()
+        .maxAttempts(o.retry + 1)
+        .retryStatuses(statuses)
+        .retryNonIdempotent(true)
+        .budget(0, Integer.MAX_VALUE) // one transfer: --retry N is the only bound
+        .onRetry(this::retryNotice);
+    if (o.retryDelaySeconds >= 0) {
+      b.maxDelay(MAX_RETRY_DELAY).fixedDelay(duration(o.retryDelaySeconds));
+    } else {
+      b.backoff(Duration.ofSeconds(1), MAX_RETRY_DELAY);
+    }
+    return b.build();
   }
 
-  private void retryNotice(String what, Duration wait, int retriesDone) {
+  private void retryNotice(RetryPolicy.Retry retry) {
+    synchronized (heads) {
+      heads.clear(); // -i shows the answer kept, not the ones retried
+    }
     if (!o.silent) {
-      err.println("strand: " + what + "; retry " + (retriesDone + 1) + " of " + o.retry + " in "
-          + Failures.seconds(seconds(wait)));
+      String what = retry.failure() != null
+          ? Failures.of(retry.failure(), connectSeconds(), o.timeoutSeconds).message()
+          : "HTTP " + retry.response().status() + statusText(retry.response());
+      err.println("strand: " + what + "; retry " + (retry.nextAttempt() - 1) + " of " + o.retry + " in "
+          + Failures.seconds(seconds(retry.delay())));
     }
   }
 
-  private static void sleep(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+  private double connectSeconds() {
+    return o.connectTimeoutSeconds >= 0 ? o.connectTimeoutSeconds : o.timeoutSeconds;
   }
 
   private void onResponse(ResponseHead head) {

@@ -128,6 +128,7 @@ class RetriesTest {
     RetryPolicy fixed = POLICY.toBuilder().fixedDelay(Duration.ofMillis(250)).build();
     assertEquals(Duration.ofMillis(250), Retries.backoff(fixed, 1, HALF));
     assertEquals(Duration.ofMillis(250), Retries.backoff(fixed, 9, () -> 0.0));
-    assertEquals(Duration.ofMillis(250), Retries.afterStatus(fixed, get(), 503, "60", 1, NOW, HALF));
+    assertEquals(Duration.ofSeconds(2), Retries.afterStatus(fixed, get(), 503, "2", 1, NOW, HALF), "Retry-After wins");
+    assertEquals(Duration.ofSeconds(10), Retries.afterStatus(fixed, get(), 503, "60", 1, NOW, HALF), "up to maxDelay");
   }
 }
