@@ -105,9 +105,32 @@ public final class Client implements AutoCloseable {
     return Futures.await(async.events(request), request);
   }
 
+  /**
+   * As {@link #events(Request)}, and the stream reconnects by itself when its connection ends or breaks,
+   * resuming with {@code Last-Event-ID}, as a browser's {@code EventSource} does; see {@link EventStream}.
+   *
+   * {@snippet :
+   * try (EventStream events = client.events(Request.get(url), EventStream.Reconnect.defaults())) {
+   *   for (ServerSentEvent e : events) {   // across reconnections, until a 204 or close()
+   *     handle(e);
+   *   }
+   * }
+   * }
+   */
+  public EventStream events(Request request, EventStream.Reconnect reconnect) {
+    return Futures.await(async.events(request, reconnect), request);
+  }
+
   /** The async twin of {@link #events(Request)}: the future completes once the head has arrived and passed. */
   CompletableFuture<EventStream> eventsAsync(Request request) {
     return engine.events(request, r -> EventStream.of(r, maxEventSize), EventStream::close);
+  }
+
+  /** The async twin of {@link #events(Request, EventStream.Reconnect)}. */
+  CompletableFuture<EventStream> eventsAsync(Request request, EventStream.Reconnect reconnect) {
+    Objects.requireNonNull(reconnect, "reconnect");
+    return engine.events(request, r -> EventStream.reconnecting(r, maxEventSize, request, reconnect,
+        again -> engine.events(again, s -> s, StreamingResponse::close)), EventStream::close);
   }
 
   /**
