@@ -268,6 +268,7 @@ public final class Client implements AutoCloseable {
     private final List<Interceptor> interceptors = new ArrayList<>();
     private final List<Interceptor> networkInterceptors = new ArrayList<>();
     private RetryPolicy retryPolicy = RetryPolicy.none();
+    private HttpCache cache;
 
     private Builder() {}
 
@@ -373,6 +374,15 @@ public final class Client implements AutoCloseable {
      */
     public Builder networkInterceptor(Interceptor interceptor) {
       networkInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * An HTTP cache (default none): put first among the network interceptors, so it sees each hop and
+     * the body as it came off the wire. See {@link HttpCache}.
+     */
+    public Builder cache(HttpCache cache) {
+      this.cache = cache;
       return this;
     }
 
@@ -484,6 +494,16 @@ public final class Client implements AutoCloseable {
       return this;
     }
 
+    private List<Interceptor> networkInterceptors() {
+      if (cache == null) {
+        return List.copyOf(networkInterceptors);
+      }
+      List<Interceptor> all = new ArrayList<>(networkInterceptors.size() + 1);
+      all.add(cache);
+      all.addAll(networkInterceptors);
+      return List.copyOf(all);
+    }
+
     /**
      * @throws IllegalStateException if both {@link #proxy} and {@link #transport} are set
      * @throws IllegalArgumentException if {@link #tls} names a missing or unusable file
@@ -507,7 +527,7 @@ public final class Client implements AutoCloseable {
       ClientConfig config = new ClientConfig(baseUrl, headers.build(), List.copyOf(params), timeout,
           followRedirects, maxRedirects, allowHttpsToHttpRedirect, cookies, t, List.copyOf(requestHooks),
           List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress,
-          webSocketMaxMessageSize, List.copyOf(interceptors), List.copyOf(networkInterceptors), retryPolicy);
+          webSocketMaxMessageSize, List.copyOf(interceptors), networkInterceptors(), retryPolicy);
       return new Client(new ClientEngine(config), maxEventSize);
     }
   }
