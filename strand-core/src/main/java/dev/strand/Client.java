@@ -269,6 +269,7 @@ public final class Client implements AutoCloseable {
     private final List<Interceptor> networkInterceptors = new ArrayList<>();
     private RetryPolicy retryPolicy = RetryPolicy.none();
     private HttpCache cache;
+    private java.nio.file.Path unixSocket;
 
     private Builder() {}
 
@@ -505,6 +506,15 @@ public final class Client implements AutoCloseable {
     }
 
     /**
+     * Sends every request of the default transport over this Unix domain socket; see
+     * {@link NettyTransport.Builder#unixSocket}. Like {@link #proxy} it cannot be combined with {@link #transport}.
+     */
+    public Builder unixSocket(java.nio.file.Path socket) {
+      this.unixSocket = Objects.requireNonNull(socket, "socket");
+      return this;
+    }
+
+    /**
      * @throws IllegalStateException if both {@link #proxy} and {@link #transport} are set
      * @throws IllegalArgumentException if {@link #tls} names a missing or unusable file
      */
@@ -514,6 +524,10 @@ public final class Client implements AutoCloseable {
         throw new IllegalStateException("proxy(...) configures the default transport, but transport(...) is set: "
             + "give the proxy to that transport (NettyTransport.builder().proxy(...)) instead");
       }
+      if (t != null && unixSocket != null) {
+        throw new IllegalStateException("unixSocket(...) configures the default transport, but transport(...) is set: "
+            + "give the socket to that transport (NettyTransport.builder().unixSocket(...)) instead");
+      }
       if (t == null) {
         NettyTransport.Builder nb = NettyTransport.builder().limits(limits).version(version);
         if (tls != null) {
@@ -521,6 +535,9 @@ public final class Client implements AutoCloseable {
         }
         if (proxy != null) {
           nb.proxy(proxy);
+        }
+        if (unixSocket != null) {
+          nb.unixSocket(unixSocket);
         }
         t = nb.build();
       }

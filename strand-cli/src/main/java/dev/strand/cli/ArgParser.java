@@ -81,7 +81,7 @@ final class ArgParser {
     return switch (name) {
       case "-X", "--request", "-H", "--header", "-p", "--param", "-d", "--data", "--json", "-F", "--form",
           "-o", "--output", "--max-redirs", "-m", "--timeout", "--max-time", "--connect-timeout", "--retry",
-          "--retry-delay", "-u", "--user", "--bearer", "-x", "--proxy", "--cacert", "-E", "--cert", "--key" -> true;
+          "--retry-delay", "--unix-socket", "-u", "--user", "--bearer", "-x", "--proxy", "--cacert", "-E", "--cert", "--key" -> true;
       default -> false;
     };
   }
@@ -125,6 +125,7 @@ final class ArgParser {
       }
       case "-m", "--max-time" -> o.maxTimeSeconds = seconds(name, value);
       case "--connect-timeout" -> o.connectTimeoutSeconds = seconds(name, value);
+      case "--unix-socket" -> o.unixSocket = value;
       case "--retry" -> o.retry = count(name, value);
       case "--retry-delay" -> o.retryDelaySeconds = seconds(name, value);
       case "-u", "--user" -> o.user = user(value);

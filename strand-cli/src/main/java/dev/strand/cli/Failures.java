@@ -100,7 +100,8 @@ final class Failures {
       // The proxy answered but refused the tunnel (curl: 56, "CONNECT tunnel failed"); its words say why.
       return new Failure(RECEIVE_ERROR, withRequest(e.getMessage(), on));
     }
-    if (e instanceof ConnectException && e.getMessage() != null && e.getMessage().contains(" proxy ")) {
+    if (e instanceof ConnectException && e.getMessage() != null
+        && (e.getMessage().contains(" proxy ") || e.getMessage().contains(" unix socket "))) { // they name where
       return new Failure(hasCause(e, UnknownHostException.class) ? RESOLVE : CONNECT, withRequest(e.getMessage(), on));
     }
     if (e instanceof ConnectException) {

@@ -42,6 +42,7 @@ final class Help {
         -m, --max-time SECONDS   limit for the whole transfer, retries and body included (no default)
             --timeout SECONDS    limit for each phase: connect, read, write (default 5; 0 = none)
             --connect-timeout S  limit for connecting, if different
+            --unix-socket PATH   connect to this Unix domain socket; the URL names the origin
             --retry N            retry up to N times on connect failure, timeout, 408, 429 and 5xx,
                                  waiting a random time up to 1, 2, 4 ... s, or as Retry-After says
             --retry-delay S      wait S seconds between retries instead

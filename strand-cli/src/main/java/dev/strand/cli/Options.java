@@ -32,6 +32,8 @@ final class Options {
   String user;
   String bearer;
   String proxy;
+  /** --unix-socket: every connection goes to this socket; the URL names the origin. */
+  String unixSocket;
   boolean noProxyEnv;
   String cacert;
   boolean insecure;

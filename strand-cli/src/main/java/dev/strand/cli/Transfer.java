@@ -153,11 +153,17 @@ final class Transfer {
     }
     // One I/O thread and NIO: a single exchange gains nothing from more threads, and loading the
     // native epoll library costs more start-up CPU than it saves (measured: -13% CPU per call).
-    Proxy proxy = proxy();
+    Proxy proxy = o.unixSocket != null ? Proxy.none() : proxy();
     NettyTransport transport;
     try {
-      transport = NettyTransport.builder().ioThreads(1).preferNative(false).limits(Limits.ofConnections(4))
-          .tls(tls()).version(version()).proxy(proxy).build();
+      NettyTransport.Builder tb = NettyTransport.builder().ioThreads(1).preferNative(false).limits(Limits.ofConnections(4))
+          .tls(tls()).version(version());
+      if (o.unixSocket != null) {
+        tb.unixSocket(Path.of(o.unixSocket)); // curl ignores proxies with --unix-socket, and so do we
+      } else {
+        tb.proxy(proxy);
+      }
+      transport = tb.build();
     } catch (IllegalArgumentException | IllegalStateException badTlsSettings) {
       throw new UsageException(badTlsSettings.getMessage());
     }

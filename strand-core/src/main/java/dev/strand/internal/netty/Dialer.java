@@ -22,6 +22,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -73,11 +74,16 @@ final class Dialer {
    * naming the proxy; a failure to reach the origin directly is the socket's own exception, which
    * {@link ErrorMapper#connect} words.
    *
+   * @param unixSocket the Unix domain socket to connect to instead of the origin's address (then
+   *     {@code proxy} is {@code null}), or {@code null}
    * @param mustTunnel as for {@link #route}
    * @param request for error messages; may be {@code null}
    */
-  static CompletableFuture<Channel> dial(EventLoops loops, Origin origin, ProxyServer proxy, boolean mustTunnel,
-      Duration limit, Request request) {
+  static CompletableFuture<Channel> dial(EventLoops loops, Path unixSocket, Origin origin, ProxyServer proxy,
+      boolean mustTunnel, Duration limit, Request request) {
+    if (unixSocket != null) {
+      return openDomainSocket(loops, unixSocket, limit, request);
+    }
     Route route = route(proxy, origin, mustTunnel);
     CompletableFuture<Channel> dialed = new CompletableFuture<>();
     long start = System.nanoTime();
@@ -141,6 +147,29 @@ final class Dialer {
         awaitTunnel(f.channel(), tunnel, origin, proxy, start, limit, request, dialed);
       }
     });
+  }
+
+  /** A connection to a Unix domain socket: no resolving, no TCP options; a failure names the socket. */
+  private static CompletableFuture<Channel> openDomainSocket(EventLoops loops, Path socket, Duration limit, Request request) {
+    CompletableFuture<Channel> dialed = new CompletableFuture<>();
+    new Bootstrap()
+        .group(loops.group)
+        .channel(loops.domainChannelType)
+        .option(ChannelOption.AUTO_READ, false)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, limit == null ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, limit.toMillis())))
+        .handler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {} // the caller adds its handlers
+        })
+        .connect(loops.domainAddress(socket))
+        .addListener((ChannelFuture f) -> {
+          if (f.isSuccess()) {
+            dialed.complete(f.channel());
+          } else {
+            dialed.completeExceptionally(ErrorMapper.unixSocketUnreachable(f.cause(), socket, request));
+          }
+        });
+    return dialed;
   }
 
   private static void awaitTunnel(Channel ch, ProxyHandler tunnel, Origin origin, ProxyServer proxy, long start,

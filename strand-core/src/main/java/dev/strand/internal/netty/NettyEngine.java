@@ -14,6 +14,7 @@ import dev.strand.internal.pool.Origin;
 import dev.strand.internal.proxy.ProxyRoutes;
 import dev.strand.internal.proxy.ProxyServer;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -26,17 +27,20 @@ public final class NettyEngine {
   final Version version;
   private final WebSocketConnector webSockets;
   private final ProxyRoutes proxy;
+  /** Where every connection goes instead of the origin's address, or {@code null} for TCP. */
+  final Path unixSocket;
   private final long expiryNanos;
   private volatile boolean closed;
 
   /**
    * @param tls the TLS settings, or {@code null} for {@link Tls#system()} built on first use
    * @param proxy which proxy each origin is reached through
+   * @param unixSocket the Unix domain socket every connection goes to, or {@code null} for TCP
    * @throws IllegalArgumentException if {@code tls} names unusable files (its context is built here)
    */
   public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative, Tls tls, Version version,
-      ProxyRoutes proxy) {
-    this(limits, new TlsSetup(tls, version), EventLoops.create(ioThreads, preferNative), version, proxy,
+      ProxyRoutes proxy, Path unixSocket) {
+    this(limits, new TlsSetup(tls, version), EventLoops.create(ioThreads, preferNative), version, proxy, unixSocket,
         (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize), maxHeaderSize);
   }
 
@@ -44,15 +48,16 @@ public final class NettyEngine {
   @SuppressWarnings("unchecked")
   NettyEngine(Limits limits, EventLoops loops, Function<NettyEngine, Connector<Http1Connection>> connector) {
     // A connector of Http1Connections only ever hands the pool NettyConnections; waiters are Exchanges.
-    this(limits, new TlsSetup(null, Version.HTTP_1_1), loops, Version.HTTP_1_1, ProxyRoutes.DIRECT,
+    this(limits, new TlsSetup(null, Version.HTTP_1_1), loops, Version.HTTP_1_1, ProxyRoutes.DIRECT, null,
         (ConnectorFactory) e -> (Connector<NettyConnection>) (Connector<?>) connector.apply(e), 64 * 1024);
   }
 
   // TLS first: a configuration error then fails before any thread is started.
   private NettyEngine(Limits limits, TlsSetup tls, EventLoops loops, Version version, ProxyRoutes proxy,
-      ConnectorFactory connector, int maxHeaderSize) {
+      Path unixSocket, ConnectorFactory connector, int maxHeaderSize) {
     this.loops = loops;
     this.proxy = proxy;
+    this.unixSocket = unixSocket;
     this.webSockets = new WebSocketConnector(this, maxHeaderSize);
     this.tls = tls;
     this.version = version;
