@@ -16,6 +16,8 @@ public final class Clients {
   static {
     add("strand", StrandClients.ASYNC_SETUP, StrandClients::async);
     add("strand-sync", StrandClients.SYNC_SETUP, StrandClients::sync);
+    // A variant, not a peer: run it by name beside "strand" (--clients strand,strand-pipeline).
+    add("strand-pipeline", StrandClients.PIPELINE_SETUP, StrandClients::pipeline);
     add("jdk", JdkClients.ASYNC_SETUP, JdkClients::async);
     add("jdk-sync", JdkClients.SYNC_SETUP, JdkClients::sync);
     add("okhttp", OkHttpBench.SETUP, OkHttpBench::new);
@@ -41,7 +43,7 @@ public final class Clients {
 
   /** The real clients, in report order. */
   public static List<String> javaClients() {
-    return ALL.keySet().stream().filter(n -> !n.startsWith("fake")).toList();
+    return ALL.keySet().stream().filter(n -> !n.startsWith("fake") && !n.equals("strand-pipeline")).toList();
   }
 
   public static Entry get(String name) {
