@@ -16,4 +16,6 @@ module dev.strand {
   requires io.netty.transport.unix.common;
   requires static com.fasterxml.jackson.databind;
   requires static com.github.luben.zstd_jni;
+
+  uses dev.strand.JsonCodec;
 }

@@ -270,8 +270,17 @@ public final class Client implements AutoCloseable {
     private RetryPolicy retryPolicy = RetryPolicy.none();
     private HttpCache cache;
     private java.nio.file.Path unixSocket;
+    private EventListener eventListener;
 
     private Builder() {}
+
+    /**
+     * Told what each call does, step by step (default none, which costs nothing); see {@link EventListener}.
+     */
+    public Builder eventListener(EventListener listener) {
+      this.eventListener = listener;
+      return this;
+    }
 
     /** Relative request URLs resolve against this absolute URL. */
     public Builder baseUrl(String baseUrl) {
@@ -544,7 +553,8 @@ public final class Client implements AutoCloseable {
       ClientConfig config = new ClientConfig(baseUrl, headers.build(), List.copyOf(params), timeout,
           followRedirects, maxRedirects, allowHttpsToHttpRedirect, cookies, t, List.copyOf(requestHooks),
           List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress,
-          webSocketMaxMessageSize, List.copyOf(interceptors), networkInterceptors(), retryPolicy);
+          webSocketMaxMessageSize, List.copyOf(interceptors), networkInterceptors(), retryPolicy,
+          eventListener);
       return new Client(new ClientEngine(config), maxEventSize);
     }
   }

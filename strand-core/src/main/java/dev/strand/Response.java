@@ -109,13 +109,18 @@ public final class Response implements ResponseHead {
   }
 
   /**
-   * The body parsed as JSON into {@code type} with Jackson.
+   * The body parsed as JSON into {@code type}, by the {@link JsonCodec} on the class path.
    *
-   * @throws IllegalStateException if Jackson ({@code jackson-databind}) is not on the class path
+   * @throws IllegalStateException if there is no JSON codec (neither strand-jackson nor Jackson 2)
    * @throws ProtocolException if the body is not valid JSON for {@code type}
    */
   public <T> T json(Class<T> type) {
-    return dev.strand.internal.Json.read(body, type, request);
+    return dev.strand.internal.json.JsonCodecs.read(body, type, request);
+  }
+
+  /** As {@link #json(Class)} into a generic type: {@code json(new TypeRef<List<Item>>() {})}. */
+  public <T> T json(TypeRef<T> type) {
+    return dev.strand.internal.json.JsonCodecs.read(body, type.type(), request);
   }
 
   /** Time from sending the request to having read the whole response (the last hop's). */

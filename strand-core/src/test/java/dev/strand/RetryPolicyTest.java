@@ -177,7 +177,8 @@ class RetryPolicyTest {
     RetryPolicy p = RetryPolicy.builder().retryStatuses(500, 502).fixedDelay(Duration.ofSeconds(2)).build();
     assertArrayEquals(new int[] {500, 502}, p.retryStatuses());
     assertTrue(p.isFixedDelay());
-    assertEquals(Duration.ofSeconds(2), p.maxDelay());
+    assertEquals(Duration.ofSeconds(2), p.baseDelay());
+    assertEquals(Duration.ofSeconds(10), p.maxDelay(), "the cap on Retry-After stays the default");
     assertEquals(1, RetryPolicy.none().maxAttempts());
     assertEquals(3, RetryPolicy.defaults().maxAttempts());
     assertThrows(IllegalArgumentException.class, () -> RetryPolicy.builder().maxAttempts(0));

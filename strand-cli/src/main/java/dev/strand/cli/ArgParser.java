@@ -91,6 +91,7 @@ final class ArgParser {
       case "-i", "--include" -> o.include = true;
       case "-I", "--head" -> o.head = true;
       case "-v", "--verbose" -> o.verbose = true;
+      case "--no-redact" -> o.noRedact = true;
       case "-s", "--silent" -> o.silent = true;
       case "-L", "--location" -> o.location = true;
       case "--no-proxy-env" -> o.noProxyEnv = true;

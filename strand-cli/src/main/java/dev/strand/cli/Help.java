@@ -30,6 +30,7 @@ final class Help {
         -i, --include            print status line and headers on stdout before the body
         -I, --head               send HEAD and print the status line and headers
         -v, --verbose            request and response headers and connection details on stderr
+            --no-redact          -v shows Authorization, Cookie and Set-Cookie values (hidden by default)
                                  (and a stack trace on failure)
         -o, --output FILE        write the body to FILE (with a progress bar when stderr is a terminal)
         -s, --silent             no progress bar and no retry notices (failures still print one line)

@@ -32,6 +32,8 @@ final class Options {
   String user;
   String bearer;
   String proxy;
+  /** --no-redact: -v shows credential header values as they are. */
+  boolean noRedact;
   /** --unix-socket: every connection goes to this socket; the URL names the origin. */
   String unixSocket;
   boolean noProxyEnv;

@@ -290,7 +290,8 @@ final class Transfer {
       });
       sb.append("< ").append(head.version()).append(' ').append(head.status()).append(statusText(head)).append('\n');
       for (int i = 0; i < head.headers().size(); i++) {
-        sb.append("< ").append(head.headers().name(i)).append(": ").append(head.headers().value(i)).append('\n');
+        sb.append("< ").append(head.headers().name(i)).append(": ")
+            .append(shown(head.headers().name(i), head.headers().value(i))).append('\n');
       }
       sb.append("<\n");
       err.print(sb);
@@ -328,11 +329,11 @@ final class Transfer {
     }
     sb.append(" HTTP/1.1\n");
     if (r.headers().first("Host") == null) {
-      sb.append("> Host: ").append(url.getRawAuthority()).append('\n');
+      sb.append("> Host: ").append(url.getHost()).append(url.getPort() >= 0 ? ":" + url.getPort() : "").append('\n');
     }
     Headers h = r.headers();
     for (int i = 0; i < h.size(); i++) {
-      sb.append("> ").append(h.name(i)).append(": ").append(h.value(i)).append('\n');
+      sb.append("> ").append(h.name(i)).append(": ").append(shown(h.name(i), h.value(i))).append('\n');
     }
     if (r.body() != null) {
       sb.append("* body: ").append(r.body().contentLength() < 0 ? "streamed" : r.body().contentLength() + " bytes")
@@ -341,6 +342,21 @@ final class Transfer {
     sb.append(">\n");
     err.print(sb);
     err.flush();
+  }
+
+  /**
+   * A header value as {@code -v} shows it: credentials ({@code Authorization}, {@code Proxy-Authorization},
+   * {@code Cookie}, {@code Set-Cookie}) as {@code <redacted>} unless {@code --no-redact}, so a pasted
+   * log leaks nothing; {@code -i} output is the response itself and is never redacted.
+   */
+  private String shown(String name, String value) {
+    if (o.noRedact) {
+      return value;
+    }
+    return switch (name.toLowerCase(Locale.ROOT)) {
+      case "authorization", "proxy-authorization", "cookie", "set-cookie" -> "<redacted>";
+      default -> value;
+    };
   }
 
   /** curl's {@code -i}: the status line and headers of every response received, CRLF-terminated. */

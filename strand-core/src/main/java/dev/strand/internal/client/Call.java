@@ -4,6 +4,7 @@ import dev.strand.CallTimeoutException;
 import dev.strand.Request;
 import dev.strand.Response;
 import dev.strand.ResponseBody;
+import dev.strand.internal.events.CallEvents;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,10 @@ final class Call {
   private volatile boolean cancelled;
   private volatile CompletableFuture<?> inFlight;
   private volatile ResponseBody body;
+
+  /** The listener's side of this call, or {@code null} when the client has no listener. */
+  CallEvents events;
+  private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
 
   private long deadlineNanos;
   private ScheduledFuture<?> deadlineTimer;
@@ -61,6 +66,22 @@ final class Call {
   /** The deadline's exception once it has passed, else {@code null}. */
   CallTimeoutException expired() {
     return expired;
+  }
+
+  /** The call succeeded and its body was read or closed: the deadline stops, the listener hears callEnd (once). */
+  void end() {
+    disarm();
+    if (events != null && ended.compareAndSet(false, true)) {
+      events.callEnd();
+    }
+  }
+
+  /** The call failed with {@code failure}: the deadline stops, the listener hears callFailed (once). */
+  void failed(Throwable failure) {
+    disarm();
+    if (events != null && ended.compareAndSet(false, true)) {
+      events.callFailed(failure);
+    }
   }
 
   /** The call is over (its body read or closed, or its future done): the deadline no longer applies. */

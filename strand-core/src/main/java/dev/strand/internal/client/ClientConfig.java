@@ -1,6 +1,7 @@
 package dev.strand.internal.client;
 
 import dev.strand.Auth;
+import dev.strand.EventListener;
 import dev.strand.Headers;
 import dev.strand.Interceptor;
 import dev.strand.Request;
@@ -33,4 +34,5 @@ public record ClientConfig(
     int webSocketMaxMessageSize,
     List<Interceptor> interceptors,
     List<Interceptor> networkInterceptors,
-    RetryPolicy retryPolicy) {}
+    RetryPolicy retryPolicy,
+    EventListener eventListener) {}

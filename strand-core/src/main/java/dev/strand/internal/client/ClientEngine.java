@@ -12,12 +12,14 @@ import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.WebSocket;
 import dev.strand.internal.cookie.CookieJar;
+import dev.strand.internal.events.CallEvents;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -36,6 +38,8 @@ public final class ClientEngine {
   private final RequestDefaults defaults;
   private final CookieJar jar;
   private final RetryBudget retryBudget;
+  /** Set once a throwing event listener has been logged, so it is logged once per client. */
+  private final AtomicBoolean listenerReported = new AtomicBoolean();
   private final Link chain;
 
   public ClientEngine(ClientConfig config) {
@@ -112,9 +116,10 @@ public final class ClientEngine {
           result.completeExceptionally(failure(bodyError, r.request()));
           return;
         }
-        call.disarm();
         try {
-          result.complete(Responses.of(r, bytes, call.hopStartNanos, call.history()));
+          Response response = Responses.of(r, bytes, call.hopStartNanos, call.history());
+          call.end(); // before the caller sees the response
+          result.complete(response);
         } catch (RuntimeException e) { // a transport's bad head must fail the call, never strand it
           result.completeExceptionally(new ProtocolException("unusable response from the transport: " + e.getMessage()
               + " (" + r.request() + ")", r.request(), e));
@@ -152,7 +157,8 @@ public final class ClientEngine {
         result.completeExceptionally(failure(error, request));
         return;
       }
-      StreamingResponse r = call.hasDeadline() ? head.withBody(head.headers(), new DeadlineBody(head.responseBody(), call)) : head;
+      StreamingResponse r = call.hasDeadline() || call.events != null
+          ? head.withBody(head.headers(), new FinalBody(head.responseBody(), call)) : head;
       call.reading(r.responseBody());
       then.apply(r, call).whenComplete((value, thenError) -> {
         if (thenError != null) {
@@ -175,7 +181,9 @@ public final class ClientEngine {
     CallFuture<WebSocket> result = new CallFuture<>(call);
     WebSocketLink last = new WebSocketLink(config.transport(), listener, config.webSocketMaxMessageSize());
     start(call, request, chain(last, true), result).whenComplete((head, error) -> {
-      call.disarm();
+      if (error == null) {
+        call.end(); // the handshake is the call; the socket lives on
+      }
       WebSocket ws = last.opened();
       if (error != null) {
         if (ws != null) {
@@ -197,12 +205,19 @@ public final class ClientEngine {
   private CompletableFuture<StreamingResponse> start(Call call, Request request, Link chain, CompletableFuture<?> result) {
     try {
       Request withDefaults = defaults.apply(request);
+      if (config.eventListener() != null) {
+        call.events = new CallEvents(config.eventListener(), listenerReported);
+        withDefaults = call.events.attachTo(withDefaults);
+        call.events.callStart();
+      }
       Duration limit = withDefaults.timeout() == null ? null : withDefaults.timeout().call();
       if (limit != null) {
         call.deadline(limit, withDefaults, result::completeExceptionally);
+      }
+      if (limit != null || call.events != null) {
         result.whenComplete((value, error) -> {
           if (error != null) {
-            call.disarm();
+            call.failed(error);
           }
         });
       }

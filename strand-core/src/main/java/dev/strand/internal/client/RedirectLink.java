@@ -47,6 +47,9 @@ final class RedirectLink implements Link {
       return CompletableFuture.completedFuture(r);
     }
     call.redirects++;
+    if (call.events != null) {
+      call.events.redirect(r, nextRequest);
+    }
     return Responses.drain(r, call.hopStartNanos).thenCompose(drained -> {
       call.addHistory(drained);
       return hop(call, nextRequest);

@@ -14,6 +14,7 @@ final class Requests {
         .headers(headers)
         .body(body)
         .timeout(request.timeout())
+        .tags(request)
         .expectContinue(body != null && request.expectContinue());
     if (request.maxBodySize() >= 0) {
       b.maxBodySize(request.maxBodySize());

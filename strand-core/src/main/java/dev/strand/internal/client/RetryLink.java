@@ -42,6 +42,9 @@ final class RetryLink implements Link {
   private CompletableFuture<StreamingResponse> attempt(
       Call call, Request request, RetryPolicy policy, int attempt, List<Throwable> earlier) {
     call.attempt = attempt;
+    if (call.events != null) {
+      call.events.attempt(attempt);
+    }
     return next.proceed(call, request).handle((r, error) -> {
       if (error != null) {
         Throwable failure = ClientEngine.failure(error, request);
@@ -51,7 +54,7 @@ final class RetryLink implements Link {
         }
         List<Throwable> failures = earlier == null ? new ArrayList<>(2) : earlier;
         failures.add(failure);
-        tell(policy, new RetryPolicy.Retry(request, attempt + 1, wait,
+        tell(call, policy, new RetryPolicy.Retry(request, attempt + 1, wait,
             failure instanceof HttpException he ? he : null, null));
         return later(wait, () -> attempt(call, request, policy, attempt + 1, failures));
       }
@@ -60,7 +63,7 @@ final class RetryLink implements Link {
       if (wait == null || !mayWait(call, wait)) {
         return CompletableFuture.completedFuture(r);
       }
-      tell(policy, new RetryPolicy.Retry(request, attempt + 1, wait, null, r));
+      tell(call, policy, new RetryPolicy.Retry(request, attempt + 1, wait, null, r));
       return Responses.drain(r, call.hopStartNanos)
           .thenCompose(dropped -> later(wait, () -> attempt(call, request, policy, attempt + 1, earlier)));
     }).thenCompose(f -> f);
@@ -105,7 +108,10 @@ final class RetryLink implements Link {
     return failure;
   }
 
-  private static void tell(RetryPolicy policy, RetryPolicy.Retry retry) {
+  private static void tell(Call call, RetryPolicy policy, RetryPolicy.Retry retry) {
+    if (call.events != null) {
+      call.events.retry(retry);
+    }
     if (policy.onRetry() == null) {
       return;
     }

@@ -1,6 +1,7 @@
 package dev.strand.internal.netty;
 
 import dev.strand.Request;
+import dev.strand.internal.events.CallEvents;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.proxy.ProxyServer;
 import io.netty.bootstrap.Bootstrap;
@@ -25,6 +26,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -92,10 +94,17 @@ final class Dialer {
     if (NetUtil.isValidIpV4Address(host) || NetUtil.isValidIpV6Address(host)) {
       open(loops, new InetSocketAddress(host, port), origin, proxy, route, start, limit, request, dialed);
     } else {
+      CallEvents events = CallEvents.of(request);
       Thread.ofVirtual().name("strand-resolve").start(() -> {
         InetAddress address;
         try {
+          if (events != null) {
+            events.dnsStart(host);
+          }
           address = InetAddress.getByName(host);
+          if (events != null) {
+            events.dnsEnd(host, List.of(address));
+          }
         } catch (Exception e) {
           dialed.completeExceptionally(proxy == null ? e : ErrorMapper.proxyUnreachable(e, proxy, request));
           return;
@@ -138,7 +147,18 @@ final class Dialer {
       b.resolver(NoopAddressResolverGroup.INSTANCE);
       remote = InetSocketAddress.createUnresolved(origin.socketHost(), origin.port());
     }
+    CallEvents events = CallEvents.of(request);
+    if (events != null) {
+      events.connectStart(address);
+    }
     b.connect(remote).addListener((ChannelFuture f) -> {
+      if (events != null) {
+        if (f.isSuccess()) {
+          events.connectEnd(address);
+        } else {
+          events.connectFailed(address, f.cause());
+        }
+      }
       if (!f.isSuccess()) {
         dialed.completeExceptionally(proxy == null ? f.cause() : ErrorMapper.proxyUnreachable(f.cause(), proxy, request));
       } else if (tunnel == null) {
@@ -152,6 +172,11 @@ final class Dialer {
   /** A connection to a Unix domain socket: no resolving, no TCP options; a failure names the socket. */
   private static CompletableFuture<Channel> openDomainSocket(EventLoops loops, Path socket, Duration limit, Request request) {
     CompletableFuture<Channel> dialed = new CompletableFuture<>();
+    CallEvents events = CallEvents.of(request);
+    SocketAddress address = loops.domainAddress(socket);
+    if (events != null) {
+      events.connectStart(address);
+    }
     new Bootstrap()
         .group(loops.group)
         .channel(loops.domainChannelType)
@@ -161,8 +186,15 @@ final class Dialer {
           @Override
           protected void initChannel(Channel ch) {} // the caller adds its handlers
         })
-        .connect(loops.domainAddress(socket))
+        .connect(address)
         .addListener((ChannelFuture f) -> {
+          if (events != null) {
+            if (f.isSuccess()) {
+              events.connectEnd(address);
+            } else {
+              events.connectFailed(address, f.cause());
+            }
+          }
           if (f.isSuccess()) {
             dialed.complete(f.channel());
           } else {

@@ -5,6 +5,7 @@ import dev.strand.Request;
 import dev.strand.RequestBody;
 import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
+import dev.strand.internal.events.CallEvents;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.pool.Waiter;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -21,6 +22,8 @@ final class Exchange extends Waiter<NettyConnection> implements Runnable {
   final Request request;
   final Origin origin;
   final ResponseFuture future = new ResponseFuture(this);
+  /** The call's listener side, or {@code null} (no listener: every event site is one null check). */
+  final CallEvents events;
   final boolean head;
   final long readTimeoutNanos;
   final long writeTimeoutNanos;
@@ -41,11 +44,18 @@ final class Exchange extends Waiter<NettyConnection> implements Runnable {
     this.readTimeoutNanos = nanos(t.read());
     this.writeTimeoutNanos = nanos(t.write());
     this.poolTimeoutNanos = nanos(t.pool());
+    this.events = CallEvents.of(request);
+    if (events != null) {
+      events.connectionAcquireStart();
+    }
   }
 
   @Override
   protected void onConnection(NettyConnection c) {
     connection = c;
+    if (events != null) {
+      events.connectionAcquired(c.id, c.version(), c.isReused());
+    }
     ScheduledFuture<?> timer = poolTimer;
     if (timer != null) {
       timer.cancel(false);
@@ -129,6 +139,9 @@ final class Exchange extends Waiter<NettyConnection> implements Runnable {
 
   /** Hands {@code r} to the caller; if the call was cancelled meanwhile, closing it drops what still arrives. */
   void deliver(StreamingResponse r) {
+    if (events != null) {
+      events.responseHeadersReceived(r);
+    }
     if (!future.complete(r)) {
       r.close();
     }

@@ -8,6 +8,14 @@ import io.netty.channel.EventLoop;
  * (capacity = the server's max concurrent streams). Both start exchanges on their event loop.
  */
 abstract class NettyConnection extends PooledConnection {
+  private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();
+
+  /** A number unique in the process, for event listeners to tell connections apart. */
+  final long id = IDS.incrementAndGet();
+
+  /** The protocol this connection speaks. */
+  abstract dev.strand.Version version();
+
   /** The event loop the connection's state is confined to. */
   abstract EventLoop eventLoop();
 

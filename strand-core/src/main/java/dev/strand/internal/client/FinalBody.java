@@ -5,15 +5,16 @@ import dev.strand.ResponseBody;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A streamed body under the call's deadline: reading it past the deadline fails with the call's
- * {@link dev.strand.CallTimeoutException} (the deadline closed the body underneath, which a reader
- * would otherwise see as an early end), and reading it to the end or closing it stops the clock.
+ * The body of a streamed call's final response, which ends the call: reading it to the end or closing
+ * it stops the call's deadline and tells the listener {@code callEnd} ({@link Call#end()}). Reading it
+ * past the deadline fails with the call's {@link dev.strand.CallTimeoutException} (the deadline closed
+ * the body underneath, which a reader would otherwise see as an early end).
  */
-final class DeadlineBody implements ResponseBody {
+final class FinalBody implements ResponseBody {
   private final ResponseBody body;
   private final Call call;
 
-  DeadlineBody(ResponseBody body, Call call) {
+  FinalBody(ResponseBody body, Call call) {
     this.body = body;
     this.call = call;
   }
@@ -26,7 +27,7 @@ final class DeadlineBody implements ResponseBody {
   @Override
   public CompletableFuture<byte[]> readAll(long maxBytes) {
     return body.readAll(maxBytes).handle((bytes, error) -> {
-      call.disarm();
+      call.end();
       Throwable failure = call.expired() != null ? call.expired() : error;
       return failure != null ? CompletableFuture.<byte[]>failedFuture(failure) : CompletableFuture.completedFuture(bytes);
     }).thenCompose(f -> f);
@@ -38,14 +39,14 @@ final class DeadlineBody implements ResponseBody {
     try {
       chunk = body.readChunk();
     } catch (RuntimeException e) {
-      call.disarm();
+      call.end();
       throw call.expired() != null ? call.expired() : e;
     }
     if (call.expired() != null) {
       throw call.expired();
     }
     if (chunk == null) {
-      call.disarm();
+      call.end();
     }
     return chunk;
   }
@@ -57,7 +58,7 @@ final class DeadlineBody implements ResponseBody {
 
   @Override
   public void close() {
-    call.disarm();
     body.close();
+    call.end();
   }
 }
