@@ -12,12 +12,15 @@ public final class Clients {
   public record Entry(String name, String setup, Function<ClientSpec, BenchClient> factory) {}
 
   private static final Map<String, Entry> ALL = new LinkedHashMap<>();
+  /** Strand with one feature on, run by name beside "strand" to price that feature; not peers. */
+  private static final java.util.Set<String> VARIANTS = java.util.Set.of("strand-pipeline", "strand-listener");
 
   static {
     add("strand", StrandClients.ASYNC_SETUP, StrandClients::async);
     add("strand-sync", StrandClients.SYNC_SETUP, StrandClients::sync);
-    // A variant, not a peer: run it by name beside "strand" (--clients strand,strand-pipeline).
+    // Variants, not peers: run them by name beside "strand" (--clients strand,strand-pipeline,strand-listener).
     add("strand-pipeline", StrandClients.PIPELINE_SETUP, StrandClients::pipeline);
+    add("strand-listener", StrandClients.LISTENER_SETUP, StrandClients::listener);
     add("jdk", JdkClients.ASYNC_SETUP, JdkClients::async);
     add("jdk-sync", JdkClients.SYNC_SETUP, JdkClients::sync);
     add("okhttp", OkHttpBench.SETUP, OkHttpBench::new);
@@ -43,7 +46,7 @@ public final class Clients {
 
   /** The real clients, in report order. */
   public static List<String> javaClients() {
-    return ALL.keySet().stream().filter(n -> !n.startsWith("fake") && !n.equals("strand-pipeline")).toList();
+    return ALL.keySet().stream().filter(n -> !n.startsWith("fake") && !VARIANTS.contains(n)).toList();
   }
 
   public static Entry get(String name) {

@@ -1,6 +1,7 @@
 package dev.strand.bench.clients;
 
 import dev.strand.Client;
+import dev.strand.EventListener;
 import dev.strand.Interceptor;
 import dev.strand.Limits;
 import dev.strand.Request;
@@ -32,6 +33,13 @@ final class StrandClients {
 
   static BenchClient sync(ClientSpec spec) {
     return new Sync(build(spec), request(spec));
+  }
+
+  static final String LISTENER_SETUP = "as strand, plus eventListener(new EventListener() {}): what a listener that "
+      + "does nothing costs per request";
+
+  static BenchClient listener(ClientSpec spec) {
+    return new Async(build(spec, b -> b.eventListener(new EventListener() {})), request(spec));
   }
 
   static BenchClient pipeline(ClientSpec spec) {
