@@ -18,6 +18,7 @@ public final class Clients {
     add("strand-sync", StrandClients.SYNC_SETUP, StrandClients::sync);
     // A variant, not a peer: run it by name beside "strand" (--clients strand,strand-pipeline).
     add("strand-pipeline", StrandClients.PIPELINE_SETUP, StrandClients::pipeline);
+    add("strand-observed", ObservedStrand.SETUP, ObservedStrand::create);
     add("jdk", JdkClients.ASYNC_SETUP, JdkClients::async);
     add("jdk-sync", JdkClients.SYNC_SETUP, JdkClients::sync);
     add("okhttp", OkHttpBench.SETUP, OkHttpBench::new);
@@ -43,7 +44,7 @@ public final class Clients {
 
   /** The real clients, in report order. */
   public static List<String> javaClients() {
-    return ALL.keySet().stream().filter(n -> !n.startsWith("fake") && !n.equals("strand-pipeline")).toList();
+    return ALL.keySet().stream().filter(n -> !n.startsWith("fake") && !n.equals("strand-pipeline") && !n.equals("strand-observed")).toList();
   }
 
   public static Entry get(String name) {
