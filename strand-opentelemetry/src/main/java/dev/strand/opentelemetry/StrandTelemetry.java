@@ -48,7 +48,7 @@ import java.util.function.Function;
  * @implNote {@link #instrument} adds an application interceptor, which captures the caller's context, and
  *     a network interceptor, which makes each span. Strand's {@code Request} has no place for anything but
  *     HTTP, so the first hands the second the call's context through a request header private to this
- *     adapter ({@value CallContexts#HEADER}, an opaque number), which the second removes before the request
+ *     adapter ({@code strand-otel-call}, an opaque number), which the second removes before the request
  *     goes on: it never reaches the network or the request hooks, but application interceptors added after
  *     {@code instrument} see it. A span ends when its response's head arrives (the body is read later, by
  *     the caller).
