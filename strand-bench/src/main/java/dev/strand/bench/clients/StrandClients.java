@@ -48,7 +48,7 @@ final class StrandClients {
         request(spec));
   }
 
-  private static Request request(ClientSpec spec) {
+  static Request request(ClientSpec spec) {
     // The pool may hand a released connection straight to a waiting request, keep-alive limit or not:
     // "Connection: close" makes the server end every connection, so every request handshakes.
     return spec.newConnectionEach()
@@ -60,7 +60,7 @@ final class StrandClients {
     return build(spec, b -> b);
   }
 
-  private static Client build(ClientSpec spec, UnaryOperator<Client.Builder> extra) {
+  static Client build(ClientSpec spec, UnaryOperator<Client.Builder> extra) {
     Limits limits = Limits.ofConnections(spec.concurrency());
     Client.Builder b = extra.apply(Client.builder().timeout(Timeout.of(spec.timeout())));
     if (spec.ca() != null) {
