@@ -60,12 +60,11 @@ final class SpanInterceptor implements Interceptor {
   private final Tracer tracer;
   private final DoubleHistogram duration;
   private final TextMapPropagator propagator;
-  private final CallContexts calls;
   private final Function<Request, String> urlTemplate;
   private final UrlRedaction redaction;
   private final Failures failures = new Failures();
 
-  SpanInterceptor(OpenTelemetry otel, CallContexts calls, Function<Request, String> urlTemplate, UrlRedaction redaction) {
+  SpanInterceptor(OpenTelemetry otel, Function<Request, String> urlTemplate, UrlRedaction redaction) {
     this.tracer = otel.getTracer(SCOPE);
     this.duration = otel.getMeter(SCOPE).histogramBuilder("http.client.request.duration")
         .setUnit("s")
@@ -73,7 +72,6 @@ final class SpanInterceptor implements Interceptor {
         .setExplicitBucketBoundariesAdvice(BUCKETS)
         .build();
     this.propagator = otel.getPropagators().getTextMapPropagator();
-    this.calls = calls;
     this.urlTemplate = urlTemplate;
     this.redaction = redaction;
   }
@@ -81,8 +79,8 @@ final class SpanInterceptor implements Interceptor {
   @Override
   public CompletableFuture<StreamingResponse> intercept(Chain chain) {
     Request request = chain.request();
-    CallContexts.Call call = calls.of(request);
-    Request.Builder out = request.toBuilder().removeHeader(CallContexts.HEADER);
+    CallContexts.Call call = CallContexts.of(request);
+    Request.Builder out = request.toBuilder();
     Context parent = call != null ? call.parent : Context.current();
     int resends = call != null ? call.sent.getAndIncrement() : chain.attempt() - 1;
 

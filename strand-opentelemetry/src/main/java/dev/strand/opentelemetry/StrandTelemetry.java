@@ -46,12 +46,9 @@ import java.util.function.Function;
  * }
  *
  * @implNote {@link #instrument} adds an application interceptor, which captures the caller's context, and
- *     a network interceptor, which makes each span. Strand's {@code Request} has no place for anything but
- *     HTTP, so the first hands the second the call's context through a request header private to this
- *     adapter ({@code strand-otel-call}, an opaque number), which the second removes before the request
- *     goes on: it never reaches the network or the request hooks, but application interceptors added after
- *     {@code instrument} see it. A span ends when its response's head arrives (the body is read later, by
- *     the caller).
+ *     a network interceptor, which makes each span. The first hands the second the call's context as a
+ *     request tag ({@link dev.strand.Request#tag}), which travels with redirect hops and retries and is
+ *     never sent. A span ends when its response's head arrives (the body is read later, by the caller).
  */
 public final class StrandTelemetry {
   /** The query parameters whose values the conventions redact in {@code url.full} by default. */
@@ -62,7 +59,7 @@ public final class StrandTelemetry {
   private final SpanInterceptor spans;
 
   private StrandTelemetry(Builder b) {
-    this.spans = new SpanInterceptor(b.openTelemetry, calls, b.urlTemplate, new UrlRedaction(b.redacted));
+    this.spans = new SpanInterceptor(b.openTelemetry, b.urlTemplate, new UrlRedaction(b.redacted));
   }
 
   /** Telemetry through {@code openTelemetry}: see {@link Builder} for the options. */
