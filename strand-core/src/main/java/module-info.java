@@ -15,4 +15,5 @@ module dev.strand {
   requires io.netty.transport.classes.epoll;
   requires static com.fasterxml.jackson.databind;
   requires static com.github.luben.zstd_jni;
+  requires static com.aayushatharva.brotli4j;
 }
