@@ -7,11 +7,12 @@ import dev.strand.ResponseHead;
 import dev.strand.Timeout;
 import dev.strand.Transport;
 import java.net.URI;
+import java.nio.charset.Charset;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-/** Everything a {@code Client.Builder} collected, frozen. */
+/** Everything a {@code Client.Builder} collected, frozen. {@code defaultCharset} is null for UTF-8. */
 public record ClientConfig(
     URI baseUrl,
     Headers defaultHeaders,
@@ -28,4 +29,5 @@ public record ClientConfig(
     Auth auth,
     long maxBodySize,
     boolean decompress,
-    int webSocketMaxMessageSize) {}
+    int webSocketMaxMessageSize,
+    Charset defaultCharset) {}
