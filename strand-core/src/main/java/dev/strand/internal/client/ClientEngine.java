@@ -3,13 +3,14 @@ package dev.strand.internal.client;
 import dev.strand.ClientStats;
 import dev.strand.ProtocolException;
 import dev.strand.Cookie;
+import dev.strand.CookieJar;
 import dev.strand.Request;
 import dev.strand.Response;
 import dev.strand.ResponseBody;
 import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.WebSocket;
-import dev.strand.internal.cookie.CookieJar;
+import dev.strand.internal.cookie.MemoryCookieJar;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -34,7 +35,7 @@ public final class ClientEngine {
   private final Link chain;
 
   public ClientEngine(ClientConfig config) {
-    this(config, config.cookies() ? new CookieJar(System::currentTimeMillis) : null);
+    this(config, config.cookies() ? new MemoryCookieJar(System::currentTimeMillis) : null);
   }
 
   /** With a given jar (tests pass one with a fake clock), or {@code null} for no cookies. */
@@ -92,7 +93,9 @@ public final class ClientEngine {
           return;
         }
         try {
-          result.complete(Responses.of(r, bytes, call.hopStartNanos, call.history()));
+          Response response = Responses.of(r, bytes, call.hopStartNanos, call.history());
+          result.complete(config.defaultCharset() == null ? response
+              : response.toBuilder().defaultCharset(config.defaultCharset()).build());
         } catch (RuntimeException e) { // a transport's bad head must fail the call, never strand it
           result.completeExceptionally(new ProtocolException("unusable response from the transport: " + e.getMessage()
               + " (" + r.request() + ")", r.request(), e));

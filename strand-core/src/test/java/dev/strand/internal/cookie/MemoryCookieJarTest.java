@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** RFC 6265 storage and retrieval, with a clock the test moves. */
-class CookieJarTest {
+class MemoryCookieJarTest {
   private static final long T0 = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
   private final AtomicLong now = new AtomicLong(T0);
-  private final CookieJar jar = new CookieJar(now::get);
+  private final MemoryCookieJar jar = new MemoryCookieJar(now::get);
 
   private static URI u(String url) {
     return URI.create(url);
