@@ -174,7 +174,7 @@ public final class ClientEngine {
 
   private CompletableFuture<StreamingResponse> start(Call call, Request request, Link chain) {
     try {
-      return chain.proceed(call, defaults.apply(request));
+      return chain.proceed(call, UrlCredentials.apply(defaults.apply(request), config.auth() != null));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
