@@ -178,10 +178,10 @@ class MemoryCookieJarTest {
 
   @Test
   void tooManyCookiesEvictsTheOldest() {
-    for (int i = 0; i <= CookieJar.MAX_COOKIES; i++) {
+    for (int i = 0; i <= MemoryCookieJar.MAX_COOKIES; i++) {
       jar.store(u("http://h/"), "c" + i + "=" + i);
     }
-    assertEquals(CookieJar.MAX_COOKIES, jar.cookies().size());
+    assertEquals(MemoryCookieJar.MAX_COOKIES, jar.cookies().size());
     assertEquals("c1", jar.cookies().get(0).name());
     assertNotNull(jar.cookieHeader(u("http://h/")));
   }
