@@ -6,19 +6,23 @@ import java.io.IOException;
 
 /**
  * Brotli (RFC 7932) through brotli4j, an optional dependency: only {@link ContentEncodings} refers
- * to this class, and only after it found brotli4j and its native library loadable.
+ * to this class, and only after it found brotli4j on the class path. The native library is loaded by
+ * the first instance.
  */
 final class BrotliDecoder implements Decoder {
   private final BrotliInputStream in;
 
   BrotliDecoder(ChunkSource source) throws IOException {
+    if (!loaded()) {
+      throw new IOException("brotli4j's native library cannot be loaded: " + Brotli4jLoader.getUnavailabilityCause());
+    }
     this.in = new BrotliInputStream(new ChunkStream(source));
   }
 
-  static boolean available() {
+  private static boolean loaded() {
     try {
       return Brotli4jLoader.isAvailable();
-    } catch (Throwable e) { // missing class, unloadable native library
+    } catch (LinkageError e) { // its native provider jar is missing
       return false;
     }
   }

@@ -9,16 +9,18 @@ import java.util.Locale;
 
 /**
  * Which Content-Encodings the client decodes, and the decoding view of a response. gzip
- * ({@code x-gzip}) and deflate always; brotli ({@code br}) when brotli4j is on the class path, zstd
- * when zstd-jni is; only those are advertised. A response with any other coding keeps its body and
+ * ({@code x-gzip}) and deflate always; brotli ({@code br}) when brotli4j is on the class path (a native
+ * library that then fails to load fails the body with a ProtocolException), zstd when zstd-jni is and
+ * loads; only those are advertised. A response with any other coding keeps its body and
  * Content-Encoding as received, and {@link #undecodable} says why for the text view to refuse it.
  */
 public final class ContentEncodings {
   private static final boolean ZSTD = isPresent("com.github.luben.zstd.ZstdInputStreamNoFinalizer")
       && ZstdDecoder.available();
 
-  private static final boolean BROTLI = isPresent("com.aayushatharva.brotli4j.Brotli4jLoader")
-      && BrotliDecoder.available();
+  // Its native library is loaded by the first br body rather than here: on JDK 24+ loading it from the
+  // class path prints a warning unless native access is granted, which the CLI does not (see bin/strand).
+  private static final boolean BROTLI = isPresent("com.aayushatharva.brotli4j.Brotli4jLoader");
 
   /** The Accept-Encoding value the client sends when decompression is on. */
   public static final String ACCEPT_ENCODING = "gzip, deflate" + (BROTLI ? ", br" : "") + (ZSTD ? ", zstd" : "");
