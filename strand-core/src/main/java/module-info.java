@@ -16,6 +16,7 @@ module dev.strand {
   requires io.netty.transport.unix.common;
   requires static com.fasterxml.jackson.databind;
   requires static com.github.luben.zstd_jni;
+  requires static com.aayushatharva.brotli4j;
 
   uses dev.strand.JsonCodec;
 }

@@ -271,6 +271,8 @@ public final class Client implements AutoCloseable {
     private HttpCache cache;
     private java.nio.file.Path unixSocket;
     private EventListener eventListener;
+    private CookieJar cookieJar;
+    private java.nio.charset.Charset defaultCharset;
 
     private Builder() {}
 
@@ -344,6 +346,26 @@ public final class Client implements AutoCloseable {
      */
     public Builder cookies(boolean enabled) {
       this.cookies = enabled;
+      return this;
+    }
+
+    /**
+     * The jar to keep cookies in (default a new {@link CookieJar#create()} per client): share one between
+     * clients, inspect or edit it while they run, or save it with {@link CookieFile}. Ignored while
+     * {@link #cookies(boolean) cookies(false)}.
+     */
+    public Builder cookieJar(CookieJar jar) {
+      this.cookieJar = Objects.requireNonNull(jar, "jar (use cookies(false) for none)");
+      return this;
+    }
+
+    /**
+     * The charset {@link Response#text()} uses when the response names none (no charset in Content-Type,
+     * no byte order mark, not JSON); default UTF-8. {@code ISO-8859-1} suits old servers whose
+     * {@code text/*} bodies rely on HTTP/1.0's default.
+     */
+    public Builder defaultCharset(java.nio.charset.Charset charset) {
+      this.defaultCharset = Objects.requireNonNull(charset, "charset");
       return this;
     }
 
@@ -450,8 +472,10 @@ public final class Client implements AutoCloseable {
 
     /**
      * Send {@code Accept-Encoding} and decompress responses (default true): gzip and deflate
-     * always, zstd when {@code com.github.luben:zstd-jni} is on the class path; brotli is not
-     * supported (such bodies arrive undecoded). A decoded response no longer has
+     * always, brotli ({@code br}) when {@code com.aayushatharva.brotli4j:brotli4j} is on the class path,
+     * zstd when {@code com.github.luben:zstd-jni} is; only those are advertised. A body with any other
+     * coding keeps it ({@link Response#bytes()} as received) and {@link Response#text()} refuses it with
+     * a {@link ProtocolException} naming the coding. A decoded response no longer has
      * {@code Content-Encoding} and {@code Content-Length} headers, since both described the
      * encoded body (httpx keeps them; Strand does not). Response hooks still see them.
      */
@@ -554,8 +578,9 @@ public final class Client implements AutoCloseable {
           followRedirects, maxRedirects, allowHttpsToHttpRedirect, cookies, t, List.copyOf(requestHooks),
           List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress,
           webSocketMaxMessageSize, List.copyOf(interceptors), networkInterceptors(), retryPolicy,
-          eventListener);
-      return new Client(new ClientEngine(config), maxEventSize);
+          eventListener, defaultCharset);
+      CookieJar jar = !cookies ? null : cookieJar != null ? cookieJar : CookieJar.create();
+      return new Client(new ClientEngine(config, jar), maxEventSize);
     }
   }
 }

@@ -81,7 +81,8 @@ final class ArgParser {
     return switch (name) {
       case "-X", "--request", "-H", "--header", "-p", "--param", "-d", "--data", "--json", "-F", "--form",
           "-o", "--output", "--max-redirs", "-m", "--timeout", "--max-time", "--connect-timeout", "--retry",
-          "--retry-delay", "--unix-socket", "-u", "--user", "--bearer", "-x", "--proxy", "--cacert", "-E", "--cert", "--key" -> true;
+          "--retry-delay", "--unix-socket", "-u", "--user", "--bearer", "-b", "--cookie", "-c", "--cookie-jar", "-x", "--proxy",
+          "--cacert", "-E", "--cert", "--key" -> true;
       default -> false;
     };
   }
@@ -99,6 +100,7 @@ final class ArgParser {
       case "--http1.1" -> o.http11 = true;
       case "--http2" -> o.http2 = true;
       case "--http2-prior-knowledge" -> o.http2PriorKnowledge = true;
+      case "--digest" -> o.digest = true;
       case "--compressed" -> o.compressed = true;
       case "--no-compressed" -> o.compressed = false;
       case "-f", "--fail" -> o.fail = true;
@@ -131,6 +133,8 @@ final class ArgParser {
       case "--retry-delay" -> o.retryDelaySeconds = seconds(name, value);
       case "-u", "--user" -> o.user = user(value);
       case "--bearer" -> o.bearer = value;
+      case "-b", "--cookie" -> o.cookies.add(value);
+      case "-c", "--cookie-jar" -> o.cookieJar = value;
       case "-x", "--proxy" -> o.proxy = value;
       case "--cacert" -> o.cacert = value;
       case "-E", "--cert" -> o.cert = value;
@@ -159,6 +163,9 @@ final class ArgParser {
       if (clash != null) {
         throw new UsageException("--ws relays stdin and messages (the handshake is a GET; -v shows it): drop " + clash);
       }
+    }
+    if (o.digest && o.user == null) {
+      throw new UsageException("--digest needs -u/--user USER:PASSWORD");
     }
     if (o.key != null && o.cert == null) {
       throw new UsageException("--key needs --cert");

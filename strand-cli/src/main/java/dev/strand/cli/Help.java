@@ -23,7 +23,11 @@ final class Help {
             --json TEXT|@FILE    send a JSON body; sets Content-Type and Accept to application/json
         -F, --form name=value    multipart/form-data field (repeatable); name=@FILE[;type=T][;filename=N]
                                  uploads a file, streamed from disk
-        -u, --user USER:PASS     HTTP Basic authentication
+        -u, --user USER:PASS     HTTP Basic authentication (user:pass@ in the URL does the same)
+            --digest             answer with -u's credentials by HTTP Digest (RFC 7616) instead
+        -b, --cookie DATA|FILE   send "name=value; n2=v2" as the Cookie header, or read a cookie file
+                                 (Netscape/curl format; a missing file starts an empty jar)
+        -c, --cookie-jar FILE    write all cookies to FILE after the transfer (curl's format)
             --bearer TOKEN       Authorization: Bearer TOKEN
 
       Output:
@@ -47,7 +51,7 @@ final class Help {
             --retry N            retry up to N times on connect failure, timeout, 408, 429 and 5xx,
                                  waiting a random time up to 1, 2, 4 ... s, or as Retry-After says
             --retry-delay S      wait S seconds between retries instead
-            --compressed         ask for gzip/deflate and decompress (default)
+            --compressed         ask for gzip, deflate and brotli and decompress (default)
             --no-compressed      ask for and decode no compression
         -f, --fail               exit 22, printing no body, when the status is 400 or more
             --http1.1            HTTP/1.1 only (the default)

@@ -30,7 +30,13 @@ final class Options {
   int retry;
   double retryDelaySeconds = -1;
   String user;
+  /** --digest: -u's credentials as HTTP Digest rather than Basic. */
+  boolean digest;
   String bearer;
+  /** -b values: a cookie file to read, or (with "=") a literal Cookie header value. */
+  final List<String> cookies = new ArrayList<>();
+  /** -c: the file to write the cookies to after the transfer. */
+  String cookieJar;
   String proxy;
   /** --no-redact: -v shows credential header values as they are. */
   boolean noRedact;

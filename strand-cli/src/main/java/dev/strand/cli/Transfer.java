@@ -2,6 +2,9 @@ package dev.strand.cli;
 
 import dev.strand.Auth;
 import dev.strand.Client;
+import dev.strand.Cookie;
+import dev.strand.CookieFile;
+import dev.strand.CookieJar;
 import dev.strand.InvalidUrlException;
 import dev.strand.Proxy;
 import dev.strand.EventStream;
@@ -50,6 +53,7 @@ final class Transfer {
   private final Map<String, String> env;
   /** Response heads seen by the hook, for -i with redirects: every hop is printed, as curl does. */
   private final List<ResponseHead> heads = new ArrayList<>();
+  private final CookieJar jar = CookieJar.create();
   /** The TLS session -v last described: each connection's is printed once. */
   private SSLSession printedSession;
 
@@ -69,10 +73,54 @@ final class Transfer {
     // Closed before the process exits: HotSpot's exit waits up to 300 ms for threads blocked in native
     // code, and an open client's I/O thread sits in the selector (measured: 514 -> ~200 ms per call).
     try (Client client = client(request)) {
-      if (o.ws) {
-        return new WebSocketSession(o, stdout, err, terminal.stdoutTty()).run(client, request, System.in);
+      try {
+        if (o.ws) {
+          return new WebSocketSession(o, stdout, err, terminal.stdoutTty()).run(client, request, System.in);
+        }
+        return o.sse ? events(client, request) : transfer(client, request);
+      } finally {
+        if (o.cookieJar != null) {
+          writeCookies();
+        }
       }
-      return o.sse ? events(client, request) : transfer(client, request);
+    }
+  }
+
+  /** -b FILE: curl's cookie files; a missing one starts an empty jar, as in curl. */
+  private void readCookies() throws CliException {
+    for (String value : o.cookies) {
+      if (value.indexOf('=') >= 0) {
+        continue; // a literal cookie, sent as the Cookie header (RequestFactory)
+      }
+      Path file = Path.of(value);
+      if (!Files.exists(file)) {
+        if (o.verbose) {
+          err.println("* cookie file " + value + " does not exist; starting without cookies");
+        }
+        continue;
+      }
+      try {
+        for (Cookie c : CookieFile.read(file)) {
+          try {
+            jar.add(c);
+          } catch (IllegalArgumentException refused) {
+            if (o.verbose) {
+              err.println("* cookie file " + value + ": " + refused.getMessage());
+            }
+          }
+        }
+      } catch (java.io.UncheckedIOException e) {
+        throw new CliException(Failures.READ_ERROR, e.getMessage());
+      }
+    }
+  }
+
+  /** -c FILE: every cookie the jar holds after the transfer, in curl's format. */
+  private void writeCookies() throws CliException {
+    try {
+      CookieFile.write(Path.of(o.cookieJar), jar.cookies());
+    } catch (java.io.UncheckedIOException e) {
+      throw new CliException(Failures.WRITE_ERROR, e.getMessage());
     }
   }
 
@@ -140,7 +188,7 @@ final class Transfer {
     return Failures.OK;
   }
 
-  private Client client(Request request) throws UsageException {
+  private Client client(Request request) throws CliException {
     Timeout timeout = o.timeoutSeconds == 0 ? Timeout.none() : Timeout.of(duration(o.timeoutSeconds));
     if (o.sse && !o.timeoutGiven) {
       timeout = timeout.withRead(null); // an event stream may stay silent for long; curl has no read timeout
@@ -174,9 +222,13 @@ final class Transfer {
         .maxRedirects(o.maxRedirects)
         .decompress(o.compressed)
         .retry(retryPolicy());
+    readCookies();
+    b.cookieJar(jar);
     if (o.user != null) {
       int colon = o.user.indexOf(':');
-      b.auth(Auth.basic(o.user.substring(0, colon), o.user.substring(colon + 1)));
+      String user = o.user.substring(0, colon);
+      String password = o.user.substring(colon + 1);
+      b.auth(o.digest ? Auth.digest(user, password) : Auth.basic(user, password));
     } else if (o.bearer != null) {
       b.auth(Auth.bearer(o.bearer));
     }

@@ -98,4 +98,15 @@ class ArgParserTest {
     assertTrue(e.getMessage().contains(expected), e.getMessage());
     assertEquals(2, e.exitCode());
   }
+
+  @Test
+  void cookieAndDigestOptions() throws UsageException {
+    Options o = ArgParser.parse(new String[] {"-b", "in.txt", "--cookie", "a=1", "-c", "out.txt", "--digest", "-u", "u:p",
+        "http://h/"});
+    assertEquals(java.util.List.of("in.txt", "a=1"), o.cookies);
+    assertEquals("out.txt", o.cookieJar);
+    assertTrue(o.digest);
+    assertEquals("a=1", RequestFactory.literalCookies(o.cookies));
+    assertThrows(UsageException.class, () -> ArgParser.parse(new String[] {"--digest", "http://h/"}));
+  }
 }

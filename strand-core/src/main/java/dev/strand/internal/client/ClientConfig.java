@@ -10,11 +10,12 @@ import dev.strand.RetryPolicy;
 import dev.strand.Timeout;
 import dev.strand.Transport;
 import java.net.URI;
+import java.nio.charset.Charset;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-/** Everything a {@code Client.Builder} collected, frozen. */
+/** Everything a {@code Client.Builder} collected, frozen. {@code defaultCharset} is null for UTF-8. */
 public record ClientConfig(
     URI baseUrl,
     Headers defaultHeaders,
@@ -35,4 +36,5 @@ public record ClientConfig(
     List<Interceptor> interceptors,
     List<Interceptor> networkInterceptors,
     RetryPolicy retryPolicy,
-    EventListener eventListener) {}
+    EventListener eventListener,
+    Charset defaultCharset) {}

@@ -4,6 +4,7 @@ import dev.strand.ClientStats;
 import dev.strand.ProtocolException;
 import dev.strand.Cookie;
 import dev.strand.Interceptor;
+import dev.strand.CookieJar;
 import dev.strand.Request;
 import dev.strand.Response;
 import dev.strand.ResponseBody;
@@ -11,7 +12,7 @@ import dev.strand.RetryPolicy;
 import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.WebSocket;
-import dev.strand.internal.cookie.CookieJar;
+import dev.strand.internal.cookie.MemoryCookieJar;
 import dev.strand.internal.events.CallEvents;
 import java.time.Duration;
 import java.util.List;
@@ -43,7 +44,7 @@ public final class ClientEngine {
   private final Link chain;
 
   public ClientEngine(ClientConfig config) {
-    this(config, config.cookies() ? new CookieJar(System::currentTimeMillis) : null);
+    this(config, config.cookies() ? new MemoryCookieJar(System::currentTimeMillis) : null);
   }
 
   /** With a given jar (tests pass one with a fake clock), or {@code null} for no cookies. */
@@ -118,8 +119,10 @@ public final class ClientEngine {
         }
         try {
           Response response = Responses.of(r, bytes, call.hopStartNanos, call.history());
+          Response delivered = config.defaultCharset() == null ? response
+              : response.toBuilder().defaultCharset(config.defaultCharset()).build();
           call.end(); // before the caller sees the response
-          result.complete(response);
+          result.complete(delivered);
         } catch (RuntimeException e) { // a transport's bad head must fail the call, never strand it
           result.completeExceptionally(new ProtocolException("unusable response from the transport: " + e.getMessage()
               + " (" + r.request() + ")", r.request(), e));
@@ -204,7 +207,7 @@ public final class ClientEngine {
    */
   private CompletableFuture<StreamingResponse> start(Call call, Request request, Link chain, CompletableFuture<?> result) {
     try {
-      Request withDefaults = defaults.apply(request);
+      Request withDefaults = UrlCredentials.apply(defaults.apply(request), config.auth() != null);
       if (config.eventListener() != null) {
         call.events = new CallEvents(config.eventListener(), listenerReported);
         withDefaults = call.events.attachTo(withDefaults);
