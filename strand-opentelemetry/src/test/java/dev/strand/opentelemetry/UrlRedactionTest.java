@@ -49,7 +49,8 @@ class UrlRedactionTest {
       String echoed = client.get("http://user:pw@127.0.0.1:" + server.port() + "/echo?api_key=k3y&Signature=s&page=2").text();
       assertEquals(true, echoed.contains("\"query\": \"api_key=k3y&Signature=s&page=2\""), echoed);
     }
-    assertEquals("http://REDACTED:REDACTED@127.0.0.1:" + server.port() + "/echo?api_key=REDACTED&Signature=REDACTED&page=2",
+    // Strand turns URL credentials into Basic auth before any interceptor runs, so the span never sees them.
+    assertEquals("http://127.0.0.1:" + server.port() + "/echo?api_key=REDACTED&Signature=REDACTED&page=2",
         otel.getSpans().get(0).getAttributes().get(UrlAttributes.URL_FULL));
   }
 }
