@@ -43,6 +43,12 @@ import javax.net.ssl.SSLSession;
 final class Http1Connection extends NettyConnection implements BodyOwner {
   private static final long CONTINUE_FALLBACK_NANOS = TimeUnit.SECONDS.toNanos(1);
   /**
+   * How long a connection whose response ended before its upload reported its end waits for that report.
+   * The report is usually a task right behind the read (the last bytes were on the wire); an upload still
+   * running after this was answered early, and the connection goes rather than carry its rest.
+   */
+  private static final long UPLOAD_END_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+  /**
    * Interim (1xx) responses accepted before the final one. Each resets the read timeout, so a server
    * sending them forever would hold the call forever; real servers send one or two (100, 103), a
    * slow one a 102 now and then.
@@ -71,6 +77,8 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   /** The response is complete and one more read is under way before the exchange ends (see settleThenComplete). */
   private boolean settling;
   private ScheduledFuture<?> continueTimer;
+  /** The completion of an exchange whose response ended before its upload reported its end ({@link #awaitUploadEnd}). */
+  private Runnable answeredBeforeUploadEnd;
 
   /** The TLS session of the channel, or {@code null} in cleartext; the same for every response. */
   private final SSLSession sslSession;
@@ -251,7 +259,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
       phases.progress();
       armTimer();
       if (phases.responseDone) {
-        finish();
+        completeAnswered();
       }
     }
 
@@ -409,9 +417,8 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
       StreamingResponse r = undelivered;
       undelivered = null;
       if (!phases.requestDone) {
-        // The server answered before taking the whole request: stop sending, do not reuse.
-        phases.requestDone = true;
-        forceClose = true;
+        awaitUploadEnd(x, ended, r);
+        return;
       }
       if (keepAlive && !forceClose && lastReadFilledBuffer()) {
         settleThenComplete(x, ended, r);
@@ -419,6 +426,31 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
         complete(x, ended, r);
       }
     }
+  }
+
+  /**
+   * The response is complete but the upload has not reported its end. That report is usually a task right
+   * behind this read, so the response waits for it ({@code written()} then completes the exchange with the
+   * connection reusable, and the caller finds it released) at most {@link #UPLOAD_END_GRACE_NANOS}; after
+   * that the server answered before taking the whole request, so the upload stops and the connection is not
+   * reused. Bytes that come meanwhile are stray: the decoder marks them, and the connection is closed.
+   */
+  private void awaitUploadEnd(Exchange x, NettyResponseBody ended, StreamingResponse r) {
+    answeredBeforeUploadEnd = () -> complete(x, ended, r);
+    channel.eventLoop().schedule(() -> {
+      if (exchange == x && !phases.requestDone) {
+        phases.requestDone = true;
+        forceClose = true;
+        completeAnswered();
+      }
+    }, UPLOAD_END_GRACE_NANOS, TimeUnit.NANOSECONDS);
+  }
+
+  /** Completes an exchange {@link #awaitUploadEnd} held back. */
+  private void completeAnswered() {
+    Runnable held = answeredBeforeUploadEnd;
+    answeredBeforeUploadEnd = null;
+    held.run();
   }
 
   /** The response is complete: the connection goes back to the pool first, then the caller wakes and finds it released. */
