@@ -1,0 +1,101 @@
+package dev.strand.spring;
+
+import dev.strand.Request;
+import dev.strand.Timeout;
+import java.net.URI;
+import org.reactivestreams.Publisher;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.reactive.AbstractClientHttpRequest;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * WebClient's request, gathered into a Strand {@link Request}. Writing the body only commits it: as in
+ * Spring's JDK connector, the exchange starts once the request callback completes, and the body's
+ * publisher is subscribed when Strand sends it.
+ */
+final class StrandReactiveRequest extends AbstractClientHttpRequest {
+  private final HttpMethod method;
+  private final URI uri;
+  private final Timeout timeout;
+  private Request.Builder request;
+
+  StrandReactiveRequest(HttpMethod method, URI uri, Timeout timeout) {
+    this.method = method;
+    this.uri = uri;
+    this.timeout = timeout;
+  }
+
+  @Override
+  public HttpMethod getMethod() {
+    return method;
+  }
+
+  @Override
+  public URI getURI() {
+    return uri;
+  }
+
+  @Override
+  public DataBufferFactory bufferFactory() {
+    return DefaultDataBufferFactory.sharedInstance;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <T> T getNativeRequest() {
+    return (T) request;
+  }
+
+  @Override
+  public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+    return doCommit(() -> {
+      HttpHeaders headers = getHeaders();
+      MediaType type = headers.getContentType();
+      request.body(new PublisherBody(body, type != null ? type.toString() : null, headers.getContentLength()));
+      return Mono.empty();
+    });
+  }
+
+  @Override
+  public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+    return writeWith(Flux.from(body).concatMap(Flux::from));
+  }
+
+  @Override
+  public Mono<Void> setComplete() {
+    return doCommit();
+  }
+
+  @Override
+  protected void applyHeaders() {
+    request = Requests.builder(method, uri, getHeaders(), timeout);
+  }
+
+  @Override
+  protected void applyCookies() {
+    StringBuilder cookie = new StringBuilder();
+    getCookies().values().forEach(cookies -> cookies.forEach(c -> {
+      if (!cookie.isEmpty()) {
+        cookie.append("; ");
+      }
+      cookie.append(c.getName()).append('=').append(c.getValue());
+    }));
+    if (!cookie.isEmpty()) {
+      request.header(HttpHeaders.COOKIE, cookie.toString());
+    }
+  }
+
+  /** The request to send; valid once the request callback has committed it. */
+  Request build() {
+    if (request == null) {
+      throw new IllegalStateException("the request was not committed");
+    }
+    return request.build();
+  }
+}
