@@ -23,7 +23,8 @@ final class StrandReactiveRequest extends AbstractClientHttpRequest {
   private final HttpMethod method;
   private final URI uri;
   private final Timeout timeout;
-  private Request.Builder request;
+  private Publisher<? extends DataBuffer> body;
+  private String cookie;
 
   StrandReactiveRequest(HttpMethod method, URI uri, Timeout timeout) {
     this.method = method;
@@ -46,18 +47,16 @@ final class StrandReactiveRequest extends AbstractClientHttpRequest {
     return DefaultDataBufferFactory.sharedInstance;
   }
 
+  /** Strand's request is made only when sent; there is no native request to show before. */
   @Override
-  @SuppressWarnings("unchecked")
   public <T> T getNativeRequest() {
-    return (T) request;
+    throw new UnsupportedOperationException("Strand's request is built when the exchange starts");
   }
 
   @Override
   public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
     return doCommit(() -> {
-      HttpHeaders headers = getHeaders();
-      MediaType type = headers.getContentType();
-      request.body(new PublisherBody(body, type != null ? type.toString() : null, headers.getContentLength()));
+      this.body = body;
       return Mono.empty();
     });
   }
@@ -72,10 +71,9 @@ final class StrandReactiveRequest extends AbstractClientHttpRequest {
     return doCommit();
   }
 
+  /** The headers are read when the request is built, once committed. */
   @Override
-  protected void applyHeaders() {
-    request = Requests.builder(method, uri, getHeaders(), timeout);
-  }
+  protected void applyHeaders() {}
 
   @Override
   protected void applyCookies() {
@@ -86,15 +84,22 @@ final class StrandReactiveRequest extends AbstractClientHttpRequest {
       }
       cookie.append(c.getName()).append('=').append(c.getValue());
     }));
-    if (!cookie.isEmpty()) {
-      request.header(HttpHeaders.COOKIE, cookie.toString());
-    }
+    this.cookie = cookie.isEmpty() ? null : cookie.toString();
   }
 
   /** The request to send; valid once the request callback has committed it. */
   Request build() {
-    if (request == null) {
+    if (!isCommitted()) {
       throw new IllegalStateException("the request was not committed");
+    }
+    HttpHeaders headers = getHeaders();
+    Request.Builder request = Requests.builder(method, uri, headers, timeout);
+    if (cookie != null) {
+      request.header(HttpHeaders.COOKIE, cookie);
+    }
+    if (body != null) {
+      MediaType type = headers.getContentType();
+      request.body(new PublisherBody(body, type != null ? type.toString() : null, headers.getContentLength()));
     }
     return request.build();
   }
