@@ -7,7 +7,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.client.reactive.ClientHttpConnector;
@@ -27,7 +27,8 @@ import reactor.core.scheduler.Schedulers;
  *   <li>The request body's {@code Publisher<DataBuffer>} is subscribed when Strand starts the upload and is
  *       asked for one buffer at a time, the next only when Strand's upload pump has taken the last, so
  *       demand follows the connection and at most two buffers are held. A reactive body is one-shot: a 307
- *       redirect or a retry that would resend it fails instead.
+ *       redirect or a retry that would resend it fails instead. A body of at most 64 KiB with a known length
+ *       ({@code bodyValue}) is joined first and sent in one write.
  *   <li>The response body is a {@code Flux<DataBuffer>} read from Strand's streaming body on a
  *       {@link Scheduler} for blocking work ({@link Schedulers#boundedElastic()} unless given; Reactor runs
  *       it on virtual threads with {@code reactor.schedulers.defaultBoundedElasticOnVirtualThreads=true}),
@@ -45,6 +46,10 @@ import reactor.core.scheduler.Schedulers;
  * }
  */
 public final class StrandClientHttpConnector implements ClientHttpConnector {
+  private static final int PENDING = 0;
+  private static final int DELIVERED = 1;
+  private static final int CANCELLED = 2;
+
   private final Client client;
   private final Scheduler scheduler;
   private volatile Timeout timeout;
@@ -93,22 +98,22 @@ public final class StrandClientHttpConnector implements ClientHttpConnector {
   }
 
   private Mono<ClientHttpResponse> send(StrandReactiveRequest request) {
-    return Mono.create(sink -> {
+    return Mono.<ClientHttpResponse>create(sink -> {
       CompletableFuture<StreamingResponse> future = client.async().stream(request.build());
-      AtomicBoolean cancelled = new AtomicBoolean();
-      // A response that arrives after the subscriber left is closed, never leaked.
-      sink.onCancel(() -> {
-        cancelled.set(true);
-        future.thenAccept(StreamingResponse::close);
-      });
+      // Whoever comes first owns the response: the subscriber, or the cancellation, which then closes it when it
+      // comes; once delivered, it is WebClient's to read or release. A value Reactor drops is closed (doOnDiscard).
+      AtomicInteger state = new AtomicInteger(PENDING);
+      sink.onCancel(() -> state.compareAndSet(PENDING, CANCELLED));
       future.whenComplete((response, failure) -> {
         if (failure != null) {
           sink.error(Failures.map(unwrap(failure)));
-        } else if (!cancelled.get()) {
+        } else if (state.compareAndSet(PENDING, DELIVERED)) {
           sink.success(new StrandReactiveResponse(response, scheduler));
+        } else {
+          response.close();
         }
       });
-    });
+    }).doOnDiscard(StrandReactiveResponse.class, StrandReactiveResponse::discard);
   }
 
   private static Throwable unwrap(Throwable t) {

@@ -1,11 +1,13 @@
 package dev.strand.spring;
 
 import dev.strand.Request;
+import dev.strand.RequestBody;
 import dev.strand.Timeout;
 import java.net.URI;
 import org.reactivestreams.Publisher;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -23,7 +25,11 @@ final class StrandReactiveRequest extends AbstractClientHttpRequest {
   private final HttpMethod method;
   private final URI uri;
   private final Timeout timeout;
+  /** Bodies of known length up to this size are joined and sent in one write, with no upload pump. */
+  private static final long WRITE_AT_ONCE = 64 * 1024;
+
   private Publisher<? extends DataBuffer> body;
+  private byte[] bytes;
   private String cookie;
 
   StrandReactiveRequest(HttpMethod method, URI uri, Timeout timeout) {
@@ -55,6 +61,16 @@ final class StrandReactiveRequest extends AbstractClientHttpRequest {
 
   @Override
   public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+    long length = getHeaders().getContentLength();
+    if (length >= 0 && length <= WRITE_AT_ONCE) {
+      // A small body of known length (bodyValue) is joined and sent in one write, as the blocking factory does.
+      return doCommit(() -> DataBufferUtils.join(body).map(joined -> {
+        byte[] bytes = new byte[joined.readableByteCount()];
+        joined.read(bytes);
+        DataBufferUtils.release(joined);
+        return bytes;
+      }).defaultIfEmpty(new byte[0]).doOnNext(bytes -> this.bytes = bytes).then());
+    }
     return doCommit(() -> {
       this.body = body;
       return Mono.empty();
@@ -97,9 +113,12 @@ final class StrandReactiveRequest extends AbstractClientHttpRequest {
     if (cookie != null) {
       request.header(HttpHeaders.COOKIE, cookie);
     }
-    if (body != null) {
-      MediaType type = headers.getContentType();
-      request.body(new PublisherBody(body, type != null ? type.toString() : null, headers.getContentLength()));
+    MediaType type = headers.getContentType();
+    String contentType = type != null ? type.toString() : null;
+    if (bytes != null) {
+      request.body(RequestBody.of(bytes, contentType));
+    } else if (body != null) {
+      request.body(new PublisherBody(body, contentType, headers.getContentLength()));
     }
     return request.build();
   }

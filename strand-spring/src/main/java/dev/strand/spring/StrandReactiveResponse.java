@@ -24,9 +24,17 @@ import reactor.core.scheduler.Scheduler;
 final class StrandReactiveResponse extends AbstractClientHttpResponse {
   private static final Pattern SAME_SITE = Pattern.compile("(?i)(?:^|;)\\s*SameSite\\s*=\\s*([^;]*)");
 
+  private final StreamingResponse response;
+
   StrandReactiveResponse(StreamingResponse response, Scheduler scheduler) {
     super(HttpStatusCode.valueOf(response.status()), Requests.toSpring(response.headers()),
         cookies(response), body(response, scheduler));
+    this.response = response;
+  }
+
+  /** Closes a response that Reactor dropped before anyone subscribed to its body. */
+  void discard() {
+    response.close();
   }
 
   private static Flux<DataBuffer> body(StreamingResponse response, Scheduler scheduler) {

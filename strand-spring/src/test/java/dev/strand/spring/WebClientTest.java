@@ -135,6 +135,16 @@ class WebClientTest {
   }
 
   @Test
+  void responsesAreReadWholeOneAfterAnotherOnOneConnection() {
+    for (int i = 0; i < 50; i++) {
+      byte[] body = web.get().uri("/bytes/200000").retrieve().bodyToMono(byte[].class).block(WAIT);
+      assertEquals(200_000, body.length);
+      assertTrue(Downloads.matchesPattern(body, 0));
+    }
+    assertEquals(1, client.stats().connectionsOpened());
+  }
+
+  @Test
   void statusErrorsAreSpringsOwn() {
     WebClientResponseException e = assertThrows(WebClientResponseException.NotFound.class,
         () -> web.get().uri("/status/404").retrieve().bodyToMono(String.class).block(WAIT));
