@@ -13,7 +13,8 @@ public final class Clients {
 
   private static final Map<String, Entry> ALL = new LinkedHashMap<>();
   /** Strand with one feature on, run by name beside "strand" to price that feature; not peers. */
-  private static final java.util.Set<String> VARIANTS = java.util.Set.of("strand-pipeline", "strand-listener", "strand-observed");
+  private static final java.util.Set<String> VARIANTS = java.util.Set.of("strand-pipeline", "strand-listener", "strand-observed",
+      "restclient-strand", "restclient-jdk", "restclient-reactor", "restclient-apache");
 
   static {
     add("strand", StrandClients.ASYNC_SETUP, StrandClients::async);
@@ -22,6 +23,11 @@ public final class Clients {
     add("strand-pipeline", StrandClients.PIPELINE_SETUP, StrandClients::pipeline);
     add("strand-listener", StrandClients.LISTENER_SETUP, StrandClients::listener);
     add("strand-observed", ObservedStrand.SETUP, ObservedStrand::create);
+    // Spring's RestClient on Strand and on the request factories of its other clients; run by name.
+    add("restclient-strand", RestClientBench.STRAND_SETUP, RestClientBench::strand);
+    add("restclient-jdk", RestClientBench.JDK_SETUP, RestClientBench::jdk);
+    add("restclient-reactor", RestClientBench.REACTOR_SETUP, RestClientBench::reactor);
+    add("restclient-apache", RestClientBench.APACHE_SETUP, RestClientBench::apache);
     add("jdk", JdkClients.ASYNC_SETUP, JdkClients::async);
     add("jdk-sync", JdkClients.SYNC_SETUP, JdkClients::sync);
     add("okhttp", OkHttpBench.SETUP, OkHttpBench::new);
@@ -66,6 +72,9 @@ public final class Clients {
     if (handshake) {
       return name.equals("strand") || name.startsWith("fake") ? null
           : "the handshake measurement compares strand's two TLS engines only";
+    }
+    if (name.startsWith("restclient-") && wire != Wire.H1) {
+      return "the RestClient variants run on cleartext HTTP/1.1 only";
     }
     if (name.equals("helidon") && wire.h2()) {
       return "HTTP/2 needs helidon-webclient-http2, not on the bench classpath";
