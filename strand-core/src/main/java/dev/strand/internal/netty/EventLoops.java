@@ -2,25 +2,32 @@ package dev.strand.internal.netty;
 
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.TimeUnit;
 
-/** The event-loop threads and the matching socket type: native epoll when available, else NIO. */
+/** The event-loop threads and the matching socket types: native epoll when available, else NIO. */
 final class EventLoops {
   final MultiThreadIoEventLoopGroup group;
   final Class<? extends SocketChannel> channelType;
+  /** For QUIC. */
+  final Class<? extends DatagramChannel> datagramType;
   /** {@code "epoll"} or {@code "nio"}, as {@link dev.strand.ClientStats#transport()} reports it. */
   final String name;
 
-  private EventLoops(MultiThreadIoEventLoopGroup group, Class<? extends SocketChannel> channelType, String name) {
+  private EventLoops(MultiThreadIoEventLoopGroup group, Class<? extends SocketChannel> channelType,
+      Class<? extends DatagramChannel> datagramType, String name) {
     this.group = group;
     this.channelType = channelType;
+    this.datagramType = datagramType;
     this.name = name;
   }
 
@@ -31,8 +38,8 @@ final class EventLoops {
     DefaultThreadFactory threadFactory = new DefaultThreadFactory("strand-io", true);
     MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, threadFactory, factory);
     return epoll
-        ? new EventLoops(group, EpollSocketChannel.class, "epoll")
-        : new EventLoops(group, NioSocketChannel.class, "nio");
+        ? new EventLoops(group, EpollSocketChannel.class, EpollDatagramChannel.class, "epoll")
+        : new EventLoops(group, NioSocketChannel.class, NioDatagramChannel.class, "nio");
   }
 
   void shutdown() {

@@ -117,7 +117,7 @@ final class Http2Connection extends NettyConnection {
   }
 
   @Override
-  EventLoop eventLoop() {
+  public EventLoop eventLoop() {
     return channel.eventLoop();
   }
 
@@ -147,7 +147,7 @@ final class Http2Connection extends NettyConnection {
   // ---- streams ----
 
   @Override
-  void begin(Exchange x) {
+  public void begin(Exchange x) {
     if (x.future.isDone()) {
       engine.pool.release(this, true);
       return;
@@ -173,7 +173,7 @@ final class Http2Connection extends NettyConnection {
   }
 
   @Override
-  void abort(Exchange x) {
+  public void abort(Exchange x) {
     channel.eventLoop().execute(() -> {
       Http2StreamHandler h = streams.get(x);
       if (h != null) {
