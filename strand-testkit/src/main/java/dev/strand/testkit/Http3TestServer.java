@@ -223,17 +223,25 @@ public final class Http3TestServer implements AutoCloseable {
             }
         }
 
-        /** Writes /bytes/N while the stream is writable; the rest when it is again. */
+        /**
+         * Writes /bytes/N while the stream is writable; the rest when it is again. The FIN goes once the last frame
+         * is written: a stream's shutdownOutput does not wait for frames still queued behind flow control.
+         */
         private void pump(ChannelHandlerContext ctx) {
+            io.netty.channel.ChannelFuture last = null;
             while (left > 0 && ctx.channel().isWritable()) {
                 int n = (int) Math.min(CHUNK, left);
                 left -= n;
-                ctx.write(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(PATTERN, 0, n)));
+                last = ctx.write(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(PATTERN, 0, n)));
             }
             ctx.flush();
             if (left == 0 && !finishing) {
                 finishing = true;
-                ((QuicStreamChannel) ctx.channel()).shutdownOutput(); // after the frames written before it
+                if (last == null) {
+                    ((QuicStreamChannel) ctx.channel()).shutdownOutput();
+                } else {
+                    last.addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
+                }
             }
         }
 
