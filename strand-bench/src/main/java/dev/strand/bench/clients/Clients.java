@@ -61,6 +61,9 @@ public final class Clients {
       return name.equals("strand") || name.startsWith("fake") ? null
           : "the handshake measurement compares strand's two TLS engines only";
     }
+    if (wire == Wire.H3) {
+      return name.startsWith("strand") || name.startsWith("fake") ? null : "no HTTP/3 client wired in this bench";
+    }
     if (name.equals("helidon") && wire.h2()) {
       return "HTTP/2 needs helidon-webclient-http2, not on the bench classpath";
     }
