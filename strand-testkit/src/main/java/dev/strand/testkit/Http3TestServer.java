@@ -43,6 +43,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <tr><td>{@code POST|PUT /sha256}</td><td>{@code "LENGTH SHA256HEX\n"} of the request body</td></tr>
  * <tr><td>{@code POST|PUT /echo}</td><td>the request body (at most 64 MiB)</td></tr>
  * <tr><td>{@code GET /delay/MS}</td><td>as {@code /small}, after MS ms</td></tr>
+ * <tr><td>{@code GET /redirect}</td><td>302 to {@code /small}</td></tr>
+ * <tr><td>{@code GET /gzip}</td><td>{@link Payloads#SMALL} gzip-encoded, {@code Content-Encoding: gzip}</td></tr>
+ * <tr><td>{@code GET /cookies/set}</td><td>{@code Set-Cookie: h3=yes; Path=/}</td></tr>
+ * <tr><td>{@code GET /cookies}</td><td>the request's {@code Cookie} field, as text</td></tr>
  * <tr><td>{@code GET /abort/N}</td><td>head with Content-Length 2N, N bytes, then the whole QUIC
  *     connection closed with H3_INTERNAL_ERROR</td></tr>
  * </table>
@@ -59,6 +63,7 @@ public final class Http3TestServer implements AutoCloseable {
     private static final long ECHO_LIMIT = 64L << 20;
     /** {@link #CHUNK} bytes of the sequence: whole chunks of it start at a multiple of 256, so every chunk is a prefix. */
     private static final byte[] PATTERN = Payloads.bytes(CHUNK);
+    private static final byte[] GZIPPED_SMALL = gzip(Payloads.SMALL);
 
     private final MultiThreadIoEventLoopGroup group;
     private final Channel channel;
@@ -146,6 +151,16 @@ public final class Http3TestServer implements AutoCloseable {
         return HexFormat.of().formatHex(md.digest());
     }
 
+    private static byte[] gzip(byte[] b) {
+        var out = new java.io.ByteArrayOutputStream();
+        try (var z = new java.util.zip.GZIPOutputStream(out)) {
+            z.write(b);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
     private static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
@@ -158,6 +173,7 @@ public final class Http3TestServer implements AutoCloseable {
     private static final class RequestHandler extends Http3RequestStreamInboundHandler {
         private String method = "";
         private String path = "";
+        private String cookie = "";
         private MessageDigest digest;
         private long received;
         private ByteBuf echo;
@@ -169,6 +185,8 @@ public final class Http3TestServer implements AutoCloseable {
         protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {
             method = String.valueOf(frame.headers().method());
             path = String.valueOf(frame.headers().path());
+            CharSequence c = frame.headers().get("cookie");
+            cookie = c == null ? "" : c.toString();
             if (path.equals("/sha256")) {
                 digest = sha256();
             } else if (path.equals("/echo")) {
@@ -202,6 +220,22 @@ public final class Http3TestServer implements AutoCloseable {
                 ByteBuf body = echo;
                 echo = null;
                 respond(ctx, "application/octet-stream", body);
+            } else if (path.equals("/redirect")) {
+                DefaultHttp3HeadersFrame head = head(302, "text/plain", 0);
+                head.headers().set("location", "/small");
+                ctx.writeAndFlush(head).addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
+            } else if (path.equals("/gzip")) {
+                DefaultHttp3HeadersFrame head = head(200, "application/json", GZIPPED_SMALL.length);
+                head.headers().set("content-encoding", "gzip");
+                ctx.write(head);
+                ctx.writeAndFlush(new DefaultHttp3DataFrame(Unpooled.wrappedBuffer(GZIPPED_SMALL)))
+                        .addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
+            } else if (path.equals("/cookies/set")) {
+                DefaultHttp3HeadersFrame head = head(200, "text/plain", 0);
+                head.headers().set("set-cookie", "h3=yes; Path=/");
+                ctx.writeAndFlush(head).addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
+            } else if (path.equals("/cookies")) {
+                respond(ctx, "text/plain", Unpooled.copiedBuffer(cookie, StandardCharsets.UTF_8));
             } else if (path.startsWith("/bytes/")) {
                 left = number(path.substring(7));
                 DefaultHttp3HeadersFrame head = head(200, "application/octet-stream", left);
