@@ -5,7 +5,8 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The default transport: HTTP/1.1 and HTTP/2 (see {@link Builder#version}) over TCP or TLS
+ * The default transport: HTTP/1.1 and HTTP/2 (see {@link Builder#version}), and HTTP/3 over QUIC with the
+ * {@code dev.strand:strand-http3} module, over TCP or TLS
  * ({@link Builder#tls}), directly or through a {@link Proxy} ({@link Builder#proxy}), on Netty, native epoll when available (else NIO), with a per-origin
  * connection pool whose acquire, release and hand-off cost O(1) whatever its size. An HTTP/1.1
  * connection carries one exchange at a time; an HTTP/2 connection as many as the server's
