@@ -19,6 +19,10 @@ module dev.strand {
   requires io.netty.resolver;
   requires io.netty.transport;
   requires io.netty.transport.classes.epoll;
+  requires io.netty.transport.unix.common;
   requires static com.fasterxml.jackson.databind;
   requires static com.github.luben.zstd_jni;
+  requires static com.aayushatharva.brotli4j;
+
+  uses dev.strand.JsonCodec;
 }

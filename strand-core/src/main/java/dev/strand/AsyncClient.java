@@ -38,6 +38,11 @@ public final class AsyncClient {
     return client.eventsAsync(request);
   }
 
+  /** The async twin of {@link Client#events(Request, EventStream.Reconnect)}: completes once the first head has passed. */
+  public CompletableFuture<EventStream> events(Request request, EventStream.Reconnect reconnect) {
+    return client.eventsAsync(request, reconnect);
+  }
+
   public CompletableFuture<Response> get(String url) {
     return send(Request.get(url));
   }

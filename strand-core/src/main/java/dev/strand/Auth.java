@@ -35,6 +35,25 @@ public interface Auth {
     return request -> request.toBuilder().setHeader("Authorization", value).build();
   }
 
+  /**
+   * HTTP Digest (RFC 7616): the first request to an origin is sent without credentials and its 401
+   * {@code Digest} challenge answered; later requests to that origin reuse the server's nonce (its
+   * {@code nc} counting up) until the server says it is stale, which is answered with the new one.
+   * MD5, SHA-256 and SHA-512-256 (and their {@code -sess} variants), {@code qop=auth} or none; of several
+   * challenges the strongest algorithm. Wrong credentials give the 401 back. Share one instance per
+   * user: it remembers each origin's nonce.
+   *
+   * {@snippet :
+   * Client client = Client.builder().auth(Auth.digest("user", "passwd")).build();
+   * client.get("https://example.org/digest-protected");   // 401, answered, 200
+   * }
+   *
+   * <p>A request body is sent twice when challenged, so it must be repeatable.
+   */
+  static Auth digest(String user, String password) {
+    return new dev.strand.internal.auth.DigestAuth(user, password);
+  }
+
   /** {@code Authorization: Bearer TOKEN}. */
   static Auth bearer(String token) {
     Objects.requireNonNull(token, "token");

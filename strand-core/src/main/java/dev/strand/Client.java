@@ -105,9 +105,32 @@ public final class Client implements AutoCloseable {
     return Futures.await(async.events(request), request);
   }
 
+  /**
+   * As {@link #events(Request)}, and the stream reconnects by itself when its connection ends or breaks,
+   * resuming with {@code Last-Event-ID}, as a browser's {@code EventSource} does; see {@link EventStream}.
+   *
+   * {@snippet :
+   * try (EventStream events = client.events(Request.get(url), EventStream.Reconnect.defaults())) {
+   *   for (ServerSentEvent e : events) {   // across reconnections, until a 204 or close()
+   *     handle(e);
+   *   }
+   * }
+   * }
+   */
+  public EventStream events(Request request, EventStream.Reconnect reconnect) {
+    return Futures.await(async.events(request, reconnect), request);
+  }
+
   /** The async twin of {@link #events(Request)}: the future completes once the head has arrived and passed. */
   CompletableFuture<EventStream> eventsAsync(Request request) {
     return engine.events(request, r -> EventStream.of(r, maxEventSize), EventStream::close);
+  }
+
+  /** The async twin of {@link #events(Request, EventStream.Reconnect)}. */
+  CompletableFuture<EventStream> eventsAsync(Request request, EventStream.Reconnect reconnect) {
+    Objects.requireNonNull(reconnect, "reconnect");
+    return engine.events(request, r -> EventStream.reconnecting(r, maxEventSize, request, reconnect,
+        again -> engine.events(again, s -> s, StreamingResponse::close)), EventStream::close);
   }
 
   /**
@@ -242,8 +265,24 @@ public final class Client implements AutoCloseable {
     private Version version = Version.HTTP_1_1;
     private int maxEventSize = EventStream.DEFAULT_MAX_EVENT_SIZE;
     private Proxy proxy;
+    private final List<Interceptor> interceptors = new ArrayList<>();
+    private final List<Interceptor> networkInterceptors = new ArrayList<>();
+    private RetryPolicy retryPolicy = RetryPolicy.none();
+    private HttpCache cache;
+    private java.nio.file.Path unixSocket;
+    private EventListener eventListener;
+    private CookieJar cookieJar;
+    private java.nio.charset.Charset defaultCharset;
 
     private Builder() {}
+
+    /**
+     * Told what each call does, step by step (default none, which costs nothing); see {@link EventListener}.
+     */
+    public Builder eventListener(EventListener listener) {
+      this.eventListener = listener;
+      return this;
+    }
 
     /** Relative request URLs resolve against this absolute URL. */
     public Builder baseUrl(String baseUrl) {
@@ -310,6 +349,26 @@ public final class Client implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The jar to keep cookies in (default a new {@link CookieJar#create()} per client): share one between
+     * clients, inspect or edit it while they run, or save it with {@link CookieFile}. Ignored while
+     * {@link #cookies(boolean) cookies(false)}.
+     */
+    public Builder cookieJar(CookieJar jar) {
+      this.cookieJar = Objects.requireNonNull(jar, "jar (use cookies(false) for none)");
+      return this;
+    }
+
+    /**
+     * The charset {@link Response#text()} uses when the response names none (no charset in Content-Type,
+     * no byte order mark, not JSON); default UTF-8. {@code ISO-8859-1} suits old servers whose
+     * {@code text/*} bodies rely on HTTP/1.0's default.
+     */
+    public Builder defaultCharset(java.nio.charset.Charset charset) {
+      this.defaultCharset = Objects.requireNonNull(charset, "charset");
+      return this;
+    }
+
     /** The transport to send through; the client closes it when closed. */
     public Builder transport(Transport transport) {
       this.transport = Objects.requireNonNull(transport, "transport");
@@ -328,6 +387,43 @@ public final class Client implements AutoCloseable {
      */
     public Builder onResponse(Consumer<ResponseHead> hook) {
       responseHooks.add(Objects.requireNonNull(hook));
+      return this;
+    }
+
+    /**
+     * Adds an application interceptor: once per call, around redirects, retries and authentication,
+     * seeing the final decoded response. The first added is outermost. See {@link Interceptor}.
+     */
+    public Builder interceptor(Interceptor interceptor) {
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * Adds a network interceptor: once per exchange (each redirect hop and retry), just before the
+     * request hooks and the transport, seeing the response as it came off the wire. The first added is
+     * outermost. See {@link Interceptor}.
+     */
+    public Builder networkInterceptor(Interceptor interceptor) {
+      networkInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * An HTTP cache (default none): put first among the network interceptors, so it sees each hop and
+     * the body as it came off the wire. See {@link HttpCache}.
+     */
+    public Builder cache(HttpCache cache) {
+      this.cache = cache;
+      return this;
+    }
+
+    /**
+     * How failed requests are retried (default {@link RetryPolicy#none()}); a request's own policy
+     * ({@link Request.Builder#retry}) wins. The client's retry budget is read from this policy.
+     */
+    public Builder retry(RetryPolicy policy) {
+      this.retryPolicy = Objects.requireNonNull(policy, "policy (use RetryPolicy.none() for none)");
       return this;
     }
 
@@ -376,8 +472,10 @@ public final class Client implements AutoCloseable {
 
     /**
      * Send {@code Accept-Encoding} and decompress responses (default true): gzip and deflate
-     * always, zstd when {@code com.github.luben:zstd-jni} is on the class path; brotli is not
-     * supported (such bodies arrive undecoded). A decoded response no longer has
+     * always, brotli ({@code br}) when {@code com.aayushatharva.brotli4j:brotli4j} is on the class path,
+     * zstd when {@code com.github.luben:zstd-jni} is; only those are advertised. A body with any other
+     * coding keeps it ({@link Response#bytes()} as received) and {@link Response#text()} refuses it with
+     * a {@link ProtocolException} naming the coding. A decoded response no longer has
      * {@code Content-Encoding} and {@code Content-Length} headers, since both described the
      * encoded body (httpx keeps them; Strand does not). Response hooks still see them.
      */
@@ -430,6 +528,25 @@ public final class Client implements AutoCloseable {
       return this;
     }
 
+    private List<Interceptor> networkInterceptors() {
+      if (cache == null) {
+        return List.copyOf(networkInterceptors);
+      }
+      List<Interceptor> all = new ArrayList<>(networkInterceptors.size() + 1);
+      all.add(cache);
+      all.addAll(networkInterceptors);
+      return List.copyOf(all);
+    }
+
+    /**
+     * Sends every request of the default transport over this Unix domain socket; see
+     * {@link NettyTransport.Builder#unixSocket}. Like {@link #proxy} it cannot be combined with {@link #transport}.
+     */
+    public Builder unixSocket(java.nio.file.Path socket) {
+      this.unixSocket = Objects.requireNonNull(socket, "socket");
+      return this;
+    }
+
     /**
      * @throws IllegalStateException if both {@link #proxy} and {@link #transport} are set
      * @throws IllegalArgumentException if {@link #tls} names a missing or unusable file
@@ -440,6 +557,10 @@ public final class Client implements AutoCloseable {
         throw new IllegalStateException("proxy(...) configures the default transport, but transport(...) is set: "
             + "give the proxy to that transport (NettyTransport.builder().proxy(...)) instead");
       }
+      if (t != null && unixSocket != null) {
+        throw new IllegalStateException("unixSocket(...) configures the default transport, but transport(...) is set: "
+            + "give the socket to that transport (NettyTransport.builder().unixSocket(...)) instead");
+      }
       if (t == null) {
         NettyTransport.Builder nb = NettyTransport.builder().limits(limits).version(version);
         if (tls != null) {
@@ -448,13 +569,18 @@ public final class Client implements AutoCloseable {
         if (proxy != null) {
           nb.proxy(proxy);
         }
+        if (unixSocket != null) {
+          nb.unixSocket(unixSocket);
+        }
         t = nb.build();
       }
       ClientConfig config = new ClientConfig(baseUrl, headers.build(), List.copyOf(params), timeout,
           followRedirects, maxRedirects, allowHttpsToHttpRedirect, cookies, t, List.copyOf(requestHooks),
           List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress,
-          webSocketMaxMessageSize);
-      return new Client(new ClientEngine(config), maxEventSize);
+          webSocketMaxMessageSize, List.copyOf(interceptors), networkInterceptors(), retryPolicy,
+          eventListener, defaultCharset);
+      CookieJar jar = !cookies ? null : cookieJar != null ? cookieJar : CookieJar.create();
+      return new Client(new ClientEngine(config, jar), maxEventSize);
     }
   }
 }

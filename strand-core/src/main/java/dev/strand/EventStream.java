@@ -1,9 +1,13 @@
 package dev.strand;
 
 import dev.strand.internal.sse.EventParser;
+import dev.strand.internal.sse.Reconnector;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * A stream of server-sent events ({@code text/event-stream}), parsed as the WHATWG HTML standard's
@@ -19,9 +23,16 @@ import java.util.NoSuchElementException;
  * }
  * }
  *
- * <p><b>No automatic reconnection</b> (as httpx-sse): when the stream ends or fails, open a new one
- * yourself, sending {@code Last-Event-ID: }{@link #lastEventId()} and waiting {@link #retry()} if the
- * server asked for it. A 204 response is an empty stream: the server's way of saying "do not reconnect".
+ * <p><b>Reconnection is opt-in.</b> By default (as httpx-sse) the stream ends when its response ends or
+ * fails; open a new one yourself, sending {@code Last-Event-ID: }{@link #lastEventId()} and waiting
+ * {@link #retry()} if the server asked for it. With {@link Client#events(Request, Reconnect)} the stream
+ * does that itself, as a browser's {@code EventSource} does: when the connection ends or breaks, it waits
+ * the server's {@code retry:} time (else {@link Reconnect#delay()}, doubling after each failed attempt up to
+ * {@link Reconnect#maxDelay()}), sends the request again with {@code Last-Event-ID}, and goes on; the
+ * caller sees one stream, and {@link #reconnects()} and {@link Reconnect#onReconnect} show the seams. It
+ * stops on a 204 (the end of the stream: the server's way of saying "do not reconnect"), fails on any other
+ * status but a 2xx event stream, on an event too large and after {@link Reconnect#maxAttempts()}
+ * consecutive failed attempts. A 204 without reconnection is an empty stream.
  *
  * <p><b>Idle streams and timeouts.</b> The read timeout of the request's {@link Timeout} applies
  * between chunks: a stream silent for longer fails {@link #next()} with {@link ReadTimeoutException}.
@@ -36,18 +47,27 @@ public final class EventStream implements AutoCloseable, Iterable<ServerSentEven
   /** Default for {@link Client.Builder#maxEventSize}: 1 MiB. */
   public static final int DEFAULT_MAX_EVENT_SIZE = 1024 * 1024;
 
-  private final StreamingResponse response;
+  private volatile StreamingResponse response;
   private final EventParser parser;
+  private final Reconnector reconnector;
   private volatile boolean closed;
   private boolean ended;
+  private int reconnects;
 
-  private EventStream(StreamingResponse response, int maxEventSize) {
+  private EventStream(StreamingResponse response, int maxEventSize, Reconnector reconnector) {
     this.response = response;
     this.parser = new EventParser(maxEventSize, response.request());
+    this.reconnector = reconnector;
   }
 
   static EventStream of(StreamingResponse response, int maxEventSize) {
-    return new EventStream(response, maxEventSize);
+    return new EventStream(response, maxEventSize, null);
+  }
+
+  /** A stream that reopens itself: {@code open} sends a request and completes with its checked event-stream response. */
+  static EventStream reconnecting(StreamingResponse response, int maxEventSize, Request request, Reconnect reconnect,
+      Function<Request, CompletableFuture<StreamingResponse>> open) {
+    return new EventStream(response, maxEventSize, new Reconnector(request, reconnect, open));
   }
 
   /**
@@ -62,22 +82,51 @@ public final class EventStream implements AutoCloseable, Iterable<ServerSentEven
   public ServerSentEvent next() {
     ServerSentEvent event;
     while ((event = parser.poll()) == null && !ended && !closed) {
+      HttpException broke = null;
       try {
-        byte[] chunk = response.responseBody().readChunk();
-        if (chunk == null) {
-          ended = true;
-        } else {
+        byte[] chunk = response.status() == 204 ? null : response.responseBody().readChunk();
+        if (chunk != null) {
           parser.feed(chunk);
+          continue;
         }
       } catch (RuntimeException e) {
         if (closed) {
           return null; // close() from another thread, racing the read it interrupted
         }
-        close();
-        throw e;
+        response.close();
+        if (reconnector == null || e instanceof ProtocolException || !(e instanceof TransportException te)) {
+          close();
+          throw e;
+        }
+        broke = te;
+      }
+      if (reconnector == null || response.status() == 204) {
+        ended = true;
+      } else {
+        reconnect(broke);
       }
     }
     return closed ? null : event;
+  }
+
+  /** Opens the stream again after it ended ({@code cause} null) or broke; sets {@link #ended} on a 204. */
+  private void reconnect(HttpException cause) {
+    parser.reset();
+    StreamingResponse next = reconnector.reopen(cause, parser.lastEventId(), parser.retry());
+    if (next == null) { // closed meanwhile
+      return;
+    }
+    response = next;
+    reconnects++;
+    if (next.status() == 204) {
+      next.close();
+      ended = true;
+    }
+  }
+
+  /** How many times the stream reconnected (always 0 without {@link Reconnect}). */
+  public int reconnects() {
+    return reconnects;
   }
 
   /**
@@ -111,7 +160,7 @@ public final class EventStream implements AutoCloseable, Iterable<ServerSentEven
     };
   }
 
-  /** Status, headers, version and request of the response carrying the stream. */
+  /** Status, headers, version and request of the response carrying the stream (after a reconnection, the latest). */
   public ResponseHead response() {
     return response;
   }
@@ -133,7 +182,56 @@ public final class EventStream implements AutoCloseable, Iterable<ServerSentEven
   @Override
   public void close() {
     closed = true;
+    if (reconnector != null) {
+      reconnector.stop();
+    }
     response.close();
+  }
+
+  /**
+   * Opt-in reconnection of an {@link EventStream}, as {@code EventSource} does it; see the class comment.
+   *
+   * @param delay the wait before reconnecting when the server sent no {@code retry:} field (default 3 s)
+   * @param maxDelay the longest wait, after failed attempts have doubled it (default 30 s)
+   * @param maxAttempts consecutive failed attempts before the stream fails with the last failure (default unlimited)
+   * @param onReconnect told before each wait, on the reading thread; {@code null} for none
+   */
+  public record Reconnect(Duration delay, Duration maxDelay, int maxAttempts, Listener onReconnect) {
+    public Reconnect {
+      Objects.requireNonNull(delay, "delay");
+      Objects.requireNonNull(maxDelay, "maxDelay");
+      if (delay.isNegative() || maxDelay.compareTo(delay) < 0 || maxAttempts < 1) {
+        throw new IllegalArgumentException("need 0 <= delay <= maxDelay and maxAttempts >= 1: " + delay + ", "
+            + maxDelay + ", " + maxAttempts);
+      }
+    }
+
+    /** 3 s, doubling up to 30 s after failures, for as long as it takes. */
+    public static Reconnect defaults() {
+      return new Reconnect(Duration.ofSeconds(3), Duration.ofSeconds(30), Integer.MAX_VALUE, null);
+    }
+
+    public Reconnect withDelay(Duration delay, Duration maxDelay) {
+      return new Reconnect(delay, maxDelay, maxAttempts, onReconnect);
+    }
+
+    public Reconnect withMaxAttempts(int maxAttempts) {
+      return new Reconnect(delay, maxDelay, maxAttempts, onReconnect);
+    }
+
+    public Reconnect withListener(Listener onReconnect) {
+      return new Reconnect(delay, maxDelay, maxAttempts, onReconnect);
+    }
+
+    /** Observes reconnections. */
+    @FunctionalInterface
+    public interface Listener {
+      /**
+       * A reconnection attempt is about to wait {@code delay}: {@code attempt} counts the attempts since the
+       * stream last delivered data (1 first); {@code cause} is why, {@code null} when the server ended the stream.
+       */
+      void onReconnect(int attempt, Duration delay, HttpException cause);
+    }
   }
 
   @Override

@@ -12,7 +12,8 @@ package dev.strand;
  * │   │   ├── ConnectTimeoutException
  * │   │   ├── ReadTimeoutException
  * │   │   ├── WriteTimeoutException
- * │   │   └── PoolTimeoutException
+ * │   │   ├── PoolTimeoutException
+ * │   │   └── CallTimeoutException  the whole call, end to end ({@link Timeout#call()})
  * │   └── ProtocolException         malformed peer data, a local misuse of the protocol, or an HTTP/2 stream reset
  * ├── TooManyRedirectsException
  * ├── HttpStatusException           from {@link Response#raiseForStatus()}

@@ -1,6 +1,7 @@
 package dev.strand;
 
 import dev.strand.internal.netty.NettyEngine;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -40,7 +41,8 @@ public final class NettyTransport implements Transport {
   private final NettyEngine engine;
 
   private NettyTransport(Builder b) {
-    this.engine = new NettyEngine(b.limits, b.ioThreads, b.maxHeaderSize, b.preferNative, b.tls, b.version, b.proxy.routes);
+    this.engine = new NettyEngine(b.limits, b.ioThreads, b.maxHeaderSize, b.preferNative, b.tls, b.version, b.proxy.routes,
+        b.unixSocket);
   }
 
   /** A transport with default limits. */
@@ -97,8 +99,27 @@ public final class NettyTransport implements Transport {
     private Tls tls;
     private Version version = Version.HTTP_1_1;
     private Proxy proxy = Proxy.none();
+    private Path unixSocket;
 
     private Builder() {}
+
+    /**
+     * Connects to this Unix domain socket instead of the address of each request's host (default none:
+     * TCP), as curl's {@code --unix-socket}: the URL still names the origin, for the {@code Host} field
+     * and, over {@code https}, the TLS server name. For Docker's API and sidecars on the same machine.
+     * HTTP/1.1, h2c by prior knowledge, TLS and WebSockets all run over it; a proxy cannot be combined with it.
+     *
+     * {@snippet :
+     * Client docker = Client.builder().unixSocket(Path.of("/var/run/docker.sock")).build();
+     * Response containers = docker.get("http://localhost/v1.43/containers/json");
+     * }
+     *
+     * @implNote Netty's epoll domain-socket channel, or NIO's on JDK 16+ where epoll is unavailable.
+     */
+    public Builder unixSocket(Path socket) {
+      this.unixSocket = Objects.requireNonNull(socket, "socket");
+      return this;
+    }
 
     /**
      * The proxy to connect through (default {@link Proxy#none()}: the environment is not read unless
@@ -178,7 +199,12 @@ public final class NettyTransport implements Transport {
       return this;
     }
 
+    /** @throws IllegalStateException if both {@link #proxy} and {@link #unixSocket} are set */
     public NettyTransport build() {
+      if (unixSocket != null && proxy != Proxy.none()) {
+        throw new IllegalStateException("unixSocket(" + unixSocket + ") and proxy(" + proxy + ") cannot be combined: "
+            + "the socket is where every connection goes");
+      }
       return new NettyTransport(this);
     }
   }

@@ -7,6 +7,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * An immutable HTTP request. The URL may be relative ({@code "/users?page=2"}) when the client
@@ -28,6 +29,9 @@ public final class Request {
   private final Timeout timeout;
   private final boolean expectContinue;
   private final long maxBodySize;
+  private final RetryPolicy retryPolicy;
+  /** Type → value, never sent: null when there are none (most requests), so they cost nothing. */
+  private final Map<Class<?>, Object> tags;
 
   private Request(Builder b) {
     this.method = b.method;
@@ -37,6 +41,8 @@ public final class Request {
     this.timeout = b.timeout;
     this.expectContinue = b.expectContinue;
     this.maxBodySize = b.maxBodySize;
+    this.retryPolicy = b.retryPolicy;
+    this.tags = b.tags == null ? null : Map.copyOf(b.tags);
   }
 
   /** A GET request. */
@@ -66,6 +72,8 @@ public final class Request {
     b.timeout = timeout;
     b.expectContinue = expectContinue;
     b.maxBodySize = maxBodySize;
+    b.retryPolicy = retryPolicy;
+    b.tags = tags == null ? null : new java.util.HashMap<>(tags);
     return b;
   }
 
@@ -104,6 +112,19 @@ public final class Request {
    */
   public long maxBodySize() {
     return maxBodySize;
+  }
+
+  /** This request's own retry policy, overriding the client's ({@link Client.Builder#retry}); empty to use the client's. */
+  public Optional<RetryPolicy> retryPolicy() {
+    return Optional.ofNullable(retryPolicy);
+  }
+
+  /**
+   * The value tagged with {@code type} ({@link Builder#tag}), or {@code null}: data that travels with the
+   * request through interceptors, listeners and the transport and is never sent, as OkHttp's tags.
+   */
+  public <T> T tag(Class<T> type) {
+    return tags == null ? null : type.cast(tags.get(type));
   }
 
   /** The method and URL, with any user information in the URL masked ({@code http://***@host/}). */
@@ -166,6 +187,8 @@ public final class Request {
     private Timeout timeout;
     private boolean expectContinue;
     private long maxBodySize = -1;
+    private RetryPolicy retryPolicy;
+    private Map<Class<?>, Object> tags;
 
     private Builder(String method, URI url) {
       Objects.requireNonNull(method, "method");
@@ -253,6 +276,46 @@ public final class Request {
         throw new IllegalArgumentException("maxBodySize must be >= 0: " + bytes);
       }
       this.maxBodySize = bytes;
+      return this;
+    }
+
+    /**
+     * How this request is retried, overriding the client's policy ({@link Client.Builder#retry});
+     * {@link RetryPolicy#none()} turns retries off for it.
+     */
+    public Builder retry(RetryPolicy policy) {
+      this.retryPolicy = Objects.requireNonNull(policy, "policy (use RetryPolicy.none() for none)");
+      return this;
+    }
+
+    /**
+     * Attaches {@code value} under {@code type} ({@code null} removes it); see {@link Request#tag}. Copies made
+     * with {@link Request#toBuilder()}, and the requests Strand derives (redirect hops, retries), keep the tags.
+     */
+    public <T> Builder tag(Class<T> type, T value) {
+      Objects.requireNonNull(type, "type");
+      if (value == null) {
+        if (tags != null) {
+          tags.remove(type);
+        }
+      } else {
+        if (tags == null) {
+          tags = new java.util.HashMap<>(4);
+        }
+        tags.put(type, type.cast(value));
+      }
+      return this;
+    }
+
+    /** Copies every tag of {@code other} onto this builder (for a request derived from {@code other}). */
+    public Builder tags(Request other) {
+      if (other.tags != null) {
+        if (tags == null) {
+          tags = new java.util.HashMap<>(other.tags);
+        } else {
+          tags.putAll(other.tags);
+        }
+      }
       return this;
     }
 

@@ -78,12 +78,12 @@ public abstract class RequestBody {
   }
 
   /**
-   * An object serialized to JSON with Jackson, {@code application/json}.
+   * An object written as JSON by the {@link JsonCodec} on the class path, {@code application/json}.
    *
-   * @throws IllegalStateException if Jackson ({@code jackson-databind}) is not on the class path
+   * @throws IllegalStateException if there is no JSON codec (neither strand-jackson nor Jackson 2)
    */
   public static RequestBody jsonOf(Object value) {
-    return new InMemory(dev.strand.internal.Json.write(value), "application/json");
+    return new InMemory(JsonCodec.get().write(value), "application/json");
   }
 
   /** An {@code application/x-www-form-urlencoded} form, fields in the map's iteration order. */

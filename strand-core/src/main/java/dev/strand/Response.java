@@ -1,5 +1,7 @@
 package dev.strand;
 
+import dev.strand.internal.codec.ContentEncodings;
+import dev.strand.internal.text.TextDecoding;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,6 +32,7 @@ public final class Response implements ResponseHead {
   private final List<Response> history;
   private final Headers trailers;
   private final SSLSession sslSession;
+  private final Charset defaultCharset;
 
   private Response(Builder b) {
     this.status = b.status;
@@ -42,6 +45,7 @@ public final class Response implements ResponseHead {
     this.history = List.copyOf(b.history);
     this.trailers = b.trailers;
     this.sslSession = b.sslSession;
+    this.defaultCharset = b.defaultCharset;
   }
 
   /** A builder for a response with this status (HTTP/1.1, no headers, empty body). */
@@ -60,6 +64,7 @@ public final class Response implements ResponseHead {
     b.history = history;
     b.trailers = trailers;
     b.sslSession = sslSession;
+    b.defaultCharset = defaultCharset;
     return b;
   }
 
@@ -98,24 +103,84 @@ public final class Response implements ResponseHead {
     return trailers;
   }
 
-  /** The body, decompressed. The array is shared: do not modify it. */
+  /**
+   * The body, decompressed. The array is shared: do not modify it. A body whose Content-Encoding the
+   * client could not decode (an unknown coding, a missing optional library, or decompression off) is
+   * returned as received, and the response still has its {@code Content-Encoding} header.
+   */
   public byte[] bytes() {
     return body;
   }
 
-  /** The body decoded with the charset of Content-Type, UTF-8 if none is named. */
+  /**
+   * The body as text, lenient: a byte sequence that is not valid in the charset becomes U+FFFD, as in
+   * OkHttp and httpx. The charset is {@link #charset()}'s: the one Content-Type declares, else a byte
+   * order mark's, else UTF-8 for JSON, else the client's default ({@link Client.Builder#defaultCharset},
+   * UTF-8 unless set). A byte order mark is not part of the text.
+   *
+   * {@snippet :
+   * String page = client.get("https://example.org/").text();
+   * }
+   *
+   * @throws ProtocolException if the body is still content-coded ({@code Content-Encoding} left
+   *     undecoded): compressed bytes are never presented as text
+   * @see #textStrict()
+   */
   public String text() {
-    return new String(body, charset());
+    requireDecoded();
+    TextDecoding.Choice c = choice();
+    return TextDecoding.lenient(body, c.skip(), c.charset());
   }
 
   /**
-   * The body parsed as JSON into {@code type} with Jackson.
+   * The body as text in {@code charset}, whatever the response declares; lenient like {@link #text()}.
+   * A byte order mark of that charset is skipped.
    *
-   * @throws IllegalStateException if Jackson ({@code jackson-databind}) is not on the class path
-   * @throws ProtocolException if the body is not valid JSON for {@code type}
+   * @throws ProtocolException if the body is still content-coded
+   */
+  public String text(Charset charset) {
+    Objects.requireNonNull(charset, "charset");
+    requireDecoded();
+    return TextDecoding.lenient(body, TextDecoding.bomLength(body, charset), charset);
+  }
+
+  /**
+   * The body as text in the charset {@link #text()} chooses, strict: for when a wrong character must
+   * not pass silently (data to store, signatures, parsers that trust their input).
+   *
+   * @throws ProtocolException if the body is not valid in that charset (naming the charset and the offset
+   *     of the first bad byte), if Content-Type declares a charset this JVM does not support, or if the
+   *     body is still content-coded
+   */
+  public String textStrict() {
+    requireDecoded();
+    TextDecoding.Choice c = choice();
+    if (c.unsupported() != null) {
+      throw new ProtocolException("response declares charset \"" + c.unsupported() + "\", which this JVM does not "
+          + "support; read it with text(Charset) (" + request + ")", request);
+    }
+    try {
+      return TextDecoding.strict(body, c.skip(), c.charset());
+    } catch (TextDecoding.MalformedTextException e) {
+      throw new ProtocolException("response body is not text: " + e.getMessage() + " (" + request + ")", request, e);
+    }
+  }
+
+  /**
+   * The body parsed as JSON into {@code type}, by the {@link JsonCodec} on the class path.
+   *
+   * @throws IllegalStateException if there is no JSON codec (neither strand-jackson nor Jackson 2)
+   * @throws ProtocolException if the body is not valid JSON for {@code type}, or is still content-coded
    */
   public <T> T json(Class<T> type) {
-    return dev.strand.internal.Json.read(body, type, request);
+    requireDecoded();
+    return dev.strand.internal.json.JsonCodecs.read(body, type, request);
+  }
+
+  /** As {@link #json(Class)} into a generic type: {@code json(new TypeRef<List<Item>>() {})}. */
+  public <T> T json(TypeRef<T> type) {
+    requireDecoded();
+    return dev.strand.internal.json.JsonCodecs.read(body, type.type(), request);
   }
 
   /** Time from sending the request to having read the whole response (the last hop's). */
@@ -141,31 +206,35 @@ public final class Response implements ResponseHead {
     return this;
   }
 
-  /** The charset named by Content-Type, or UTF-8. */
+  /**
+   * The charset {@link #text()} decodes with: the one Content-Type declares (if this JVM supports it),
+   * else the one a byte order mark names, else UTF-8 for JSON ({@code application/json}, {@code +json};
+   * RFC 8259), else the client's default charset (UTF-8 unless set).
+   */
   public Charset charset() {
-    return charsetOf(headers.first("Content-Type"));
+    return choice().charset();
+  }
+
+  private TextDecoding.Choice choice() {
+    return TextDecoding.choose(body, headers.first("Content-Type"),
+        defaultCharset != null ? defaultCharset : StandardCharsets.UTF_8);
+  }
+
+  private void requireDecoded() {
+    if (body.length == 0) {
+      return;
+    }
+    String why = ContentEncodings.undecodable(headers.first("Content-Encoding"));
+    if (why != null) {
+      throw new ProtocolException("response body is still content-coded (Content-Encoding: "
+          + headers.first("Content-Encoding") + "), not text: " + why + "; bytes() has it as received ("
+          + request + ")", request);
+    }
   }
 
   @Override
   public String toString() {
     return "Response{" + status + " " + reason + ", " + version + ", " + body.length + " bytes, " + request + "}";
-  }
-
-  static Charset charsetOf(String contentType) {
-    if (contentType != null) {
-      for (String param : contentType.split(";")) {
-        String p = param.strip();
-        if (p.regionMatches(true, 0, "charset=", 0, 8)) {
-          String name = p.substring(8).strip().replace("\"", "");
-          try {
-            return Charset.forName(name);
-          } catch (RuntimeException unknownCharset) {
-            return StandardCharsets.UTF_8;
-          }
-        }
-      }
-    }
-    return StandardCharsets.UTF_8;
   }
 
   /** Builds a {@link Response}; for transports, the client and tests. */
@@ -183,6 +252,7 @@ public final class Response implements ResponseHead {
     private List<Response> history = List.of();
     private Headers trailers = Headers.EMPTY;
     private SSLSession sslSession;
+    private Charset defaultCharset;
 
     private Builder(int status) {
       if (status < 100 || status > 999) {
@@ -263,6 +333,15 @@ public final class Response implements ResponseHead {
     /** The TLS session it came over; {@code null} (the default) for none. */
     public Builder sslSession(SSLSession session) {
       this.sslSession = session;
+      return this;
+    }
+
+    /**
+     * The charset {@link Response#text()} falls back to when neither the response nor its bytes name one
+     * (default {@code null}: UTF-8). The client sets its {@link Client.Builder#defaultCharset}.
+     */
+    public Builder defaultCharset(Charset charset) {
+      this.defaultCharset = charset;
       return this;
     }
 

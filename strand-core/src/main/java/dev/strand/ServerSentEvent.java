@@ -44,4 +44,13 @@ public record ServerSentEvent(String event, String data, String id, Duration ret
     }
     return sb.toString();
   }
+
+  /**
+   * The data parsed as JSON into {@code type}, by the {@link JsonCodec} on the class path.
+   *
+   * @throws ProtocolException if the data is not valid JSON for {@code type}
+   */
+  public <T> T json(Class<T> type) {
+    return dev.strand.internal.json.JsonCodecs.read(data.getBytes(java.nio.charset.StandardCharsets.UTF_8), type, null);
+  }
 }

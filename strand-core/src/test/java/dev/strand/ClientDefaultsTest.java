@@ -90,7 +90,7 @@ class ClientDefaultsTest {
   void acceptEncodingOnlyWhenDecompressing() {
     String ae = sent(Client.builder(), Request.get("http://h/")).headers().first("Accept-Encoding");
     assertTrue(ae.startsWith("gzip, deflate"), ae);
-    assertFalse(ae.contains("br"), "brotli is not supported, so not advertised");
+    assertTrue(ae.contains("br"), "brotli4j is on the test class path, so br is advertised: " + ae);
     assertNull(sent(Client.builder().decompress(false), Request.get("http://h/")).headers().first("Accept-Encoding"));
     assertEquals("identity", sent(Client.builder(),
         Request.builder("GET", "http://h/").header("Accept-Encoding", "identity").build())

@@ -39,6 +39,11 @@ class DecompressionTest {
     return java.util.Arrays.copyOf(buf, n);
   }
 
+  private static byte[] brotli(byte[] data) throws IOException {
+    com.aayushatharva.brotli4j.Brotli4jLoader.ensureAvailability(); // the client loads it only for a br body
+    return com.aayushatharva.brotli4j.encoder.Encoder.compress(data);
+  }
+
   private static MockTransport serving(String encoding, byte[] encoded) {
     return MockTransport.of(r -> Response.builder(200).header("Content-Type", "application/json")
         .header("Content-Encoding", encoding).header("Content-Length", String.valueOf(encoded.length))
@@ -95,12 +100,69 @@ class DecompressionTest {
   }
 
   @Test
-  void unknownEncodingsPassThrough() {
+  void unknownEncodingsKeepTheirBytesButAreNotText() {
     byte[] data = {1, 2, 3};
-    try (Client client = Client.builder().transport(serving("br", data)).build()) {
+    try (Client client = Client.builder().transport(serving("compress", data)).build()) {
       Response r = client.get("http://h/");
       assertArrayEquals(data, r.bytes());
-      assertEquals("br", r.headers().first("Content-Encoding"));
+      assertEquals("compress", r.headers().first("Content-Encoding"));
+      ProtocolException e = assertThrows(ProtocolException.class, r::text);
+      assertTrue(e.getMessage().contains("compress is a coding this client does not decode"), e.getMessage());
+      assertThrows(ProtocolException.class, r::textStrict);
+      assertThrows(ProtocolException.class, () -> r.text(StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void withDecompressOffTextRefusesTheEncodedBody() {
+    try (Client client = Client.builder().transport(serving("gzip", gzip(JSON))).decompress(false).build()) {
+      ProtocolException e = assertThrows(ProtocolException.class, () -> client.get("http://h/").text());
+      assertTrue(e.getMessage().contains("decompression is off"), e.getMessage());
+    }
+  }
+
+  @Test
+  void brotliIsAdvertisedAndDecoded() throws IOException {
+    byte[] encoded = brotli(JSON);
+    try (Client client = Client.builder().transport(serving("br", encoded)).build()) {
+      Response r = client.get("http://h/");
+      String accepted = r.request().headers().first("Accept-Encoding");
+      assertTrue(java.util.List.of(accepted.split(", ")).containsAll(java.util.List.of("gzip", "deflate", "br")), accepted);
+      assertArrayEquals(JSON, r.bytes());
+      assertFalse(r.headers().contains("Content-Encoding"));
+    }
+    try (Client client = Client.builder().transport(serving("br", encoded)).build();
+        StreamingResponse r = client.stream(Request.get("http://h/"));
+        InputStream in = r.body()) {
+      assertArrayEquals(JSON, in.readAllBytes());
+    }
+  }
+
+  @Test
+  void gzipOverBrotliIsUnwrappedInOrder() throws IOException {
+    byte[] encoded = gzip(brotli(JSON));
+    try (Client client = Client.builder().transport(serving("br, gzip", encoded)).build()) {
+      assertArrayEquals(JSON, client.get("http://h/").bytes());
+    }
+  }
+
+  @Test
+  void corruptBrotliFailsWithProtocolException() throws IOException {
+    byte[] bad = brotli(JSON);
+    bad = java.util.Arrays.copyOf(bad, bad.length / 2);
+    try (Client client = Client.builder().transport(serving("br", bad)).build()) {
+      ProtocolException e = assertThrows(ProtocolException.class, () -> client.get("http://h/"));
+      assertTrue(e.getMessage().contains("br"), e.getMessage());
+    }
+  }
+
+  @Test
+  void maxBodySizeAppliesToDecodedBrotli() throws IOException {
+    byte[] bomb = brotli(new byte[1_000_000]);
+    assertTrue(bomb.length < 1000, "a million zeros compress to " + bomb.length + " bytes");
+    try (Client client = Client.builder().transport(serving("br", bomb)).maxBodySize(100_000).build()) {
+      ProtocolException e = assertThrows(ProtocolException.class, () -> client.get("http://h/"));
+      assertTrue(e.getMessage().contains("limit of 100000 bytes"), e.getMessage());
     }
   }
 

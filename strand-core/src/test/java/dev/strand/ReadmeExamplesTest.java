@@ -24,6 +24,7 @@ class ReadmeExamplesTest {
   private static final Pattern JAVA_BLOCK = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL);
   private static final String IMPORTS = """
       import dev.strand.*;
+      import dev.strand.EventListener; // java.util has one too: a single-type import decides, as in users' code
       import java.nio.file.*;
       import java.time.*;
       import java.util.*;

@@ -141,6 +141,7 @@ public final class Report {
       }
       s.append("\n");
       ratios(r, scenario, s);
+      variants(r, scenario, s);
     }
 
     s.append("## Targets\n\n");
@@ -221,6 +222,34 @@ public final class Report {
         s.append(" ").append(ratio(sr, c / d)).append(" |");
       }
       s.append("\n");
+    }
+    s.append("\n");
+  }
+
+  /** Strand with one feature on (strand-pipeline, strand-listener, strand-observed...) beside plain strand. */
+  private static void variants(Results r, String scenario, StringBuilder s) {
+    var m = r.meta();
+    List<String> names = r.cells().stream().map(Cell::client)
+        .filter(n -> n.startsWith("strand-") && !n.equals("strand-sync")).distinct().toList();
+    if (names.isEmpty()) {
+      return;
+    }
+    s.append("Strand variants beside plain strand (same run; CPU per request is the cost of the feature):\n\n");
+    s.append("| variant | c | req/s | ÷ strand req/s | CPU µs/req | ÷ strand CPU µs/req |\n|---|---:|---:|---:|---:|---:|\n");
+    for (String name : names) {
+      for (int c : m.concurrency()) {
+        Cell v = r.find(name, scenario, c);
+        Cell st = r.find("strand", scenario, c);
+        if (v == null || !v.measured()) {
+          continue;
+        }
+        Double base = st != null && st.measured() ? st.rps() : null;
+        Double baseCpu = st != null && st.measured() ? st.cpuUsPerRequest() : null;
+        s.append("| ").append(name).append(" | ").append(c).append(" | ").append(num(v.rps()))
+            .append(" | ").append(ratio(v.rps(), base))
+            .append(" | ").append(v.cpuUsPerRequest() == null ? "—" : String.format(java.util.Locale.ROOT, "%.1f", v.cpuUsPerRequest()))
+            .append(" | ").append(ratio(v.cpuUsPerRequest(), baseCpu)).append(" |\n");
+      }
     }
     s.append("\n");
   }

@@ -81,7 +81,8 @@ final class ArgParser {
     return switch (name) {
       case "-X", "--request", "-H", "--header", "-p", "--param", "-d", "--data", "--json", "-F", "--form",
           "-o", "--output", "--max-redirs", "-m", "--timeout", "--max-time", "--connect-timeout", "--retry",
-          "--retry-delay", "-u", "--user", "--bearer", "-x", "--proxy", "--cacert", "-E", "--cert", "--key" -> true;
+          "--retry-delay", "--unix-socket", "-u", "--user", "--bearer", "-b", "--cookie", "-c", "--cookie-jar", "-x", "--proxy",
+          "--cacert", "-E", "--cert", "--key" -> true;
       default -> false;
     };
   }
@@ -91,6 +92,7 @@ final class ArgParser {
       case "-i", "--include" -> o.include = true;
       case "-I", "--head" -> o.head = true;
       case "-v", "--verbose" -> o.verbose = true;
+      case "--no-redact" -> o.noRedact = true;
       case "-s", "--silent" -> o.silent = true;
       case "-L", "--location" -> o.location = true;
       case "--no-proxy-env" -> o.noProxyEnv = true;
@@ -100,6 +102,7 @@ final class ArgParser {
       case "--http2-prior-knowledge" -> o.http2PriorKnowledge = true;
       case "--http3" -> o.http3 = true;
       case "--http3-only" -> o.http3Only = true;
+      case "--digest" -> o.digest = true;
       case "--compressed" -> o.compressed = true;
       case "--no-compressed" -> o.compressed = false;
       case "-f", "--fail" -> o.fail = true;
@@ -121,15 +124,19 @@ final class ArgParser {
       case "-F", "--form" -> o.form.add(pair(name, value));
       case "-o", "--output" -> o.output = value;
       case "--max-redirs" -> o.maxRedirects = count(name, value);
-      case "-m", "--timeout", "--max-time" -> {
+      case "--timeout" -> {
         o.timeoutSeconds = seconds(name, value);
         o.timeoutGiven = true;
       }
+      case "-m", "--max-time" -> o.maxTimeSeconds = seconds(name, value);
       case "--connect-timeout" -> o.connectTimeoutSeconds = seconds(name, value);
+      case "--unix-socket" -> o.unixSocket = value;
       case "--retry" -> o.retry = count(name, value);
       case "--retry-delay" -> o.retryDelaySeconds = seconds(name, value);
       case "-u", "--user" -> o.user = user(value);
       case "--bearer" -> o.bearer = value;
+      case "-b", "--cookie" -> o.cookies.add(value);
+      case "-c", "--cookie-jar" -> o.cookieJar = value;
       case "-x", "--proxy" -> o.proxy = value;
       case "--cacert" -> o.cacert = value;
       case "-E", "--cert" -> o.cert = value;
@@ -158,6 +165,9 @@ final class ArgParser {
       if (clash != null) {
         throw new UsageException("--ws relays stdin and messages (the handshake is a GET; -v shows it): drop " + clash);
       }
+    }
+    if (o.digest && o.user == null) {
+      throw new UsageException("--digest needs -u/--user USER:PASSWORD");
     }
     if (o.key != null && o.cert == null) {
       throw new UsageException("--key needs --cert");

@@ -1,6 +1,7 @@
 package dev.strand.cli;
 
 import dev.strand.ConnectException;
+import dev.strand.CallTimeoutException;
 import dev.strand.ConnectTimeoutException;
 import dev.strand.HttpException;
 import dev.strand.HttpStatusException;
@@ -84,6 +85,8 @@ final class Failures {
         phase = "write";
       } else if (e instanceof PoolTimeoutException) {
         phase = "waiting for a connection";
+      } else if (e instanceof CallTimeoutException) {
+        return new Failure(TIMEOUT, "the transfer exceeded its -m/--max-time" + on);
       } else {
         return new Failure(TIMEOUT, withRequest(e.getMessage(), on));
       }
@@ -97,7 +100,8 @@ final class Failures {
       // The proxy answered but refused the tunnel (curl: 56, "CONNECT tunnel failed"); its words say why.
       return new Failure(RECEIVE_ERROR, withRequest(e.getMessage(), on));
     }
-    if (e instanceof ConnectException && e.getMessage() != null && e.getMessage().contains(" proxy ")) {
+    if (e instanceof ConnectException && e.getMessage() != null
+        && (e.getMessage().contains(" proxy ") || e.getMessage().contains(" unix socket "))) { // they name where
       return new Failure(hasCause(e, UnknownHostException.class) ? RESOLVE : CONNECT, withRequest(e.getMessage(), on));
     }
     if (e instanceof ConnectException) {

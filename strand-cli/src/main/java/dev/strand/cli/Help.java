@@ -23,13 +23,18 @@ final class Help {
             --json TEXT|@FILE    send a JSON body; sets Content-Type and Accept to application/json
         -F, --form name=value    multipart/form-data field (repeatable); name=@FILE[;type=T][;filename=N]
                                  uploads a file, streamed from disk
-        -u, --user USER:PASS     HTTP Basic authentication
+        -u, --user USER:PASS     HTTP Basic authentication (user:pass@ in the URL does the same)
+            --digest             answer with -u's credentials by HTTP Digest (RFC 7616) instead
+        -b, --cookie DATA|FILE   send "name=value; n2=v2" as the Cookie header, or read a cookie file
+                                 (Netscape/curl format; a missing file starts an empty jar)
+        -c, --cookie-jar FILE    write all cookies to FILE after the transfer (curl's format)
             --bearer TOKEN       Authorization: Bearer TOKEN
 
       Output:
         -i, --include            print status line and headers on stdout before the body
         -I, --head               send HEAD and print the status line and headers
         -v, --verbose            request and response headers and connection details on stderr
+            --no-redact          -v shows Authorization, Cookie and Set-Cookie values (hidden by default)
                                  (and a stack trace on failure)
         -o, --output FILE        write the body to FILE (with a progress bar when stderr is a terminal)
         -s, --silent             no progress bar and no retry notices (failures still print one line)
@@ -39,12 +44,14 @@ final class Help {
       Connection:
         -L, --location           follow redirects (off by default)
             --max-redirs N       follow at most N redirects (default 20)
-        -m, --timeout SECONDS    limit for each phase: connect, read, write (default 5; 0 = none)
+        -m, --max-time SECONDS   limit for the whole transfer, retries and body included (no default)
+            --timeout SECONDS    limit for each phase: connect, read, write (default 5; 0 = none)
             --connect-timeout S  limit for connecting, if different
+            --unix-socket PATH   connect to this Unix domain socket; the URL names the origin
             --retry N            retry up to N times on connect failure, timeout, 408, 429 and 5xx,
-                                 waiting 1, 2, 4 ... s, or as Retry-After says
+                                 waiting a random time up to 1, 2, 4 ... s, or as Retry-After says
             --retry-delay S      wait S seconds between retries instead
-            --compressed         ask for gzip/deflate and decompress (default)
+            --compressed         ask for gzip, deflate and brotli and decompress (default)
             --no-compressed      ask for and decode no compression
         -f, --fail               exit 22, printing no body, when the status is 400 or more
             --http1.1            HTTP/1.1 only (the default)
@@ -65,7 +72,7 @@ final class Help {
 
       Streams:
             --sse                print each server-sent event as it arrives (event:/id:/data: lines,
-                                 a blank line between); no read timeout unless -m is given
+                                 a blank line between); no read timeout unless --timeout is given
             --ws                 open a WebSocket (ws://, wss://, or http(s)://): each stdin line is
                                  sent as a text message, each message received is printed as a line;
                                  ends when stdin ends or the server closes (-v shows the close code)

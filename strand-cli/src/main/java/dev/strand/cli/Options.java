@@ -22,14 +22,26 @@ final class Options {
   boolean location;
   int maxRedirects = 20;
   double timeoutSeconds = 5;
-  /** Whether -m/--timeout was given (else --sse reads without a timeout). */
+  /** Whether --timeout was given (else --sse reads without a timeout). */
   boolean timeoutGiven;
+  /** -m/--max-time: the whole transfer, retries included (curl's meaning); -1 for none. */
+  double maxTimeSeconds = -1;
   double connectTimeoutSeconds = -1;
   int retry;
   double retryDelaySeconds = -1;
   String user;
+  /** --digest: -u's credentials as HTTP Digest rather than Basic. */
+  boolean digest;
   String bearer;
+  /** -b values: a cookie file to read, or (with "=") a literal Cookie header value. */
+  final List<String> cookies = new ArrayList<>();
+  /** -c: the file to write the cookies to after the transfer. */
+  String cookieJar;
   String proxy;
+  /** --no-redact: -v shows credential header values as they are. */
+  boolean noRedact;
+  /** --unix-socket: every connection goes to this socket; the URL names the origin. */
+  String unixSocket;
   boolean noProxyEnv;
   String cacert;
   boolean insecure;

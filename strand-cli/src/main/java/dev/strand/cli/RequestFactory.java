@@ -53,6 +53,10 @@ final class RequestFactory {
         throw new UsageException(e.getMessage());
       }
     }
+    String literalCookies = literalCookies(o.cookies);
+    if (literalCookies != null) {
+      b.header("Cookie", literalCookies);
+    }
     if (!o.data.isEmpty()) {
       b.body(body(o.data, "&", "application/x-www-form-urlencoded"));
     } else if (!o.json.isEmpty()) {
@@ -64,6 +68,20 @@ final class RequestFactory {
       b.body(multipart(o.form));
     }
     return b.build();
+  }
+
+  /**
+   * The {@code -b} values that are cookies rather than file names (curl tells them apart by a "="),
+   * joined into one Cookie value; null for none. Such a header is sent instead of the jar's cookies.
+   */
+  static String literalCookies(List<String> values) {
+    StringBuilder sb = new StringBuilder();
+    for (String v : values) {
+      if (v.indexOf('=') >= 0) {
+        sb.append(sb.isEmpty() ? "" : "; ").append(v.strip());
+      }
+    }
+    return sb.isEmpty() ? null : sb.toString();
   }
 
   /** One {@code @FILE} streams from disk, {@code @-} from stdin; several values are joined in memory, as curl does. */

@@ -2,6 +2,9 @@ package dev.strand.cli;
 
 import dev.strand.Auth;
 import dev.strand.Client;
+import dev.strand.Cookie;
+import dev.strand.CookieFile;
+import dev.strand.CookieJar;
 import dev.strand.InvalidUrlException;
 import dev.strand.Proxy;
 import dev.strand.EventStream;
@@ -10,6 +13,7 @@ import dev.strand.HttpException;
 import dev.strand.Limits;
 import dev.strand.NettyTransport;
 import dev.strand.Request;
+import dev.strand.RetryPolicy;
 import dev.strand.ResponseHead;
 import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
@@ -27,7 +31,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +40,9 @@ import javax.net.ssl.SSLSession;
 
 /** One request as the options describe it: send (with retries), then write head and body where asked. */
 final class Transfer {
+  /** The longest wait between retries, Retry-After included (curl's cap). */
+  private static final Duration MAX_RETRY_DELAY = Duration.ofMinutes(10);
+
   /** Largest JSON body re-indented for a terminal; larger ones are written as they arrive. */
   private static final int PRETTY_LIMIT = 16 << 20;
 
@@ -47,6 +53,7 @@ final class Transfer {
   private final Map<String, String> env;
   /** Response heads seen by the hook, for -i with redirects: every hop is printed, as curl does. */
   private final List<ResponseHead> heads = new ArrayList<>();
+  private final CookieJar jar = CookieJar.create();
   /** The TLS session -v last described: each connection's is printed once. */
   private SSLSession printedSession;
 
@@ -66,10 +73,54 @@ final class Transfer {
     // Closed before the process exits: HotSpot's exit waits up to 300 ms for threads blocked in native
     // code, and an open client's I/O thread sits in the selector (measured: 514 -> ~200 ms per call).
     try (Client client = client(request)) {
-      if (o.ws) {
-        return new WebSocketSession(o, stdout, err, terminal.stdoutTty()).run(client, request, System.in);
+      try {
+        if (o.ws) {
+          return new WebSocketSession(o, stdout, err, terminal.stdoutTty()).run(client, request, System.in);
+        }
+        return o.sse ? events(client, request) : transfer(client, request);
+      } finally {
+        if (o.cookieJar != null) {
+          writeCookies();
+        }
       }
-      return o.sse ? events(client, request) : transfer(client, request);
+    }
+  }
+
+  /** -b FILE: curl's cookie files; a missing one starts an empty jar, as in curl. */
+  private void readCookies() throws CliException {
+    for (String value : o.cookies) {
+      if (value.indexOf('=') >= 0) {
+        continue; // a literal cookie, sent as the Cookie header (RequestFactory)
+      }
+      Path file = Path.of(value);
+      if (!Files.exists(file)) {
+        if (o.verbose) {
+          err.println("* cookie file " + value + " does not exist; starting without cookies");
+        }
+        continue;
+      }
+      try {
+        for (Cookie c : CookieFile.read(file)) {
+          try {
+            jar.add(c);
+          } catch (IllegalArgumentException refused) {
+            if (o.verbose) {
+              err.println("* cookie file " + value + ": " + refused.getMessage());
+            }
+          }
+        }
+      } catch (java.io.UncheckedIOException e) {
+        throw new CliException(Failures.READ_ERROR, e.getMessage());
+      }
+    }
+  }
+
+  /** -c FILE: every cookie the jar holds after the transfer, in curl's format. */
+  private void writeCookies() throws CliException {
+    try {
+      CookieFile.write(Path.of(o.cookieJar), jar.cookies());
+    } catch (java.io.UncheckedIOException e) {
+      throw new CliException(Failures.WRITE_ERROR, e.getMessage());
     }
   }
 
@@ -119,7 +170,7 @@ final class Transfer {
 
   private int transfer(Client client, Request request) throws IOException, CliException {
     long start = System.nanoTime();
-    StreamingResponse response = send(client, request);
+    StreamingResponse response = client.stream(request);
     try (response) {
       if (o.fail && response.status() >= 400) {
         throw new CliException(Failures.HTTP_ERROR, "HTTP " + response.status() + statusText(response)
@@ -137,7 +188,7 @@ final class Transfer {
     return Failures.OK;
   }
 
-  private Client client(Request request) throws UsageException {
+  private Client client(Request request) throws CliException {
     Timeout timeout = o.timeoutSeconds == 0 ? Timeout.none() : Timeout.of(duration(o.timeoutSeconds));
     if (o.sse && !o.timeoutGiven) {
       timeout = timeout.withRead(null); // an event stream may stay silent for long; curl has no read timeout
@@ -145,13 +196,22 @@ final class Transfer {
     if (o.connectTimeoutSeconds >= 0) {
       timeout = timeout.withConnect(o.connectTimeoutSeconds == 0 ? null : duration(o.connectTimeoutSeconds));
     }
+    if (o.maxTimeSeconds > 0) {
+      timeout = timeout.withCall(duration(o.maxTimeSeconds));
+    }
     // One I/O thread and NIO: a single exchange gains nothing from more threads, and loading the
     // native epoll library costs more start-up CPU than it saves (measured: -13% CPU per call).
-    Proxy proxy = proxy();
+    Proxy proxy = o.unixSocket != null ? Proxy.none() : proxy();
     NettyTransport transport;
     try {
-      transport = NettyTransport.builder().ioThreads(1).preferNative(false).limits(Limits.ofConnections(4))
-          .tls(tls()).version(version()).proxy(proxy).build();
+      NettyTransport.Builder tb = NettyTransport.builder().ioThreads(1).preferNative(false).limits(Limits.ofConnections(4))
+          .tls(tls()).version(version());
+      if (o.unixSocket != null) {
+        tb.unixSocket(Path.of(o.unixSocket)); // curl ignores proxies with --unix-socket, and so do we
+      } else {
+        tb.proxy(proxy);
+      }
+      transport = tb.build();
     } catch (IllegalArgumentException | IllegalStateException badTlsSettings) {
       throw new UsageException(badTlsSettings.getMessage());
     }
@@ -160,10 +220,15 @@ final class Transfer {
         .timeout(timeout)
         .followRedirects(o.location)
         .maxRedirects(o.maxRedirects)
-        .decompress(o.compressed);
+        .decompress(o.compressed)
+        .retry(retryPolicy());
+    readCookies();
+    b.cookieJar(jar);
     if (o.user != null) {
       int colon = o.user.indexOf(':');
-      b.auth(Auth.basic(o.user.substring(0, colon), o.user.substring(colon + 1)));
+      String user = o.user.substring(0, colon);
+      String password = o.user.substring(colon + 1);
+      b.auth(o.digest ? Auth.digest(user, password) : Auth.basic(user, password));
     } else if (o.bearer != null) {
       b.auth(Auth.bearer(o.bearer));
     }
@@ -225,52 +290,50 @@ final class Transfer {
     return o.http2 ? Version.HTTP_2 : Version.HTTP_1_1;
   }
 
-  /** Sends, retrying as {@code --retry} allows; returns the response to keep. */
-  private StreamingResponse send(Client client, Request request) {
-    RetryPolicy policy = new RetryPolicy(o.retry, o.retryDelaySeconds >= 0 ? duration(o.retryDelaySeconds) : null);
-    boolean replayable = request.body() == null || request.body().isRepeatable();
-    for (int retries = 0; ; retries++) {
-      StreamingResponse response;
-      try {
-        response = client.stream(request);
-      } catch (HttpException e) {
-        Duration wait = replayable ? policy.afterFailure(e, retries) : null;
-        if (wait == null) {
-          throw e;
-        }
-        double connect = o.connectTimeoutSeconds >= 0 ? o.connectTimeoutSeconds : o.timeoutSeconds;
-        retryNotice(Failures.of(e, connect, o.timeoutSeconds).message(), wait, retries);
-        sleep(wait);
-        continue;
-      }
-      Duration wait = replayable
-          ? policy.afterStatus(response.status(), response.headers().first("Retry-After"), retries, Instant.now())
-          : null;
-      if (wait == null) {
-        return response;
-      }
-      response.close();
-      synchronized (heads) {
-        heads.clear();
-      }
-      retryNotice("HTTP " + response.status() + statusText(response), wait, retries);
-      sleep(wait);
+  /**
+   * {@code --retry N} as curl has it, on the client's retry policy: N retries after a connect failure,
+   * a timeout, 408, 429 or a 5xx, any method; waits up to 1, 2, 4 ... s (random, at most 10 minutes), or
+   * the fixed {@code --retry-delay}, or what {@code Retry-After} asks. Each retry is announced unless {@code -s}.
+   */
+  private RetryPolicy retryPolicy() {
+    if (o.retry == 0) {
+      return RetryPolicy.none();
     }
+    int[] statuses = new int[2 + 100];
+    statuses[0] = 408;
+    statuses[1] = 429;
+    for (int i = 0; i < 100; i++) {
+      statuses[2 + i] = 500 + i;
+    }
+    RetryPolicy.Builder b = RetryPolicy.builder()
+        .maxAttempts(o.retry + 1)
+        .retryStatuses(statuses)
+        .retryNonIdempotent(true)
+        .budget(0, Integer.MAX_VALUE) // one transfer: --retry N is the only bound
+        .onRetry(this::retryNotice);
+    if (o.retryDelaySeconds >= 0) {
+      b.maxDelay(MAX_RETRY_DELAY).fixedDelay(duration(o.retryDelaySeconds));
+    } else {
+      b.backoff(Duration.ofSeconds(1), MAX_RETRY_DELAY);
+    }
+    return b.build();
   }
 
-  private void retryNotice(String what, Duration wait, int retriesDone) {
+  private void retryNotice(RetryPolicy.Retry retry) {
+    synchronized (heads) {
+      heads.clear(); // -i shows the answer kept, not the ones retried
+    }
     if (!o.silent) {
-      err.println("strand: " + what + "; retry " + (retriesDone + 1) + " of " + o.retry + " in "
-          + Failures.seconds(seconds(wait)));
+      String what = retry.failure() != null
+          ? Failures.of(retry.failure(), connectSeconds(), o.timeoutSeconds).message()
+          : "HTTP " + retry.response().status() + statusText(retry.response());
+      err.println("strand: " + what + "; retry " + (retry.nextAttempt() - 1) + " of " + o.retry + " in "
+          + Failures.seconds(seconds(retry.delay())));
     }
   }
 
-  private static void sleep(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+  private double connectSeconds() {
+    return o.connectTimeoutSeconds >= 0 ? o.connectTimeoutSeconds : o.timeoutSeconds;
   }
 
   private void onResponse(ResponseHead head) {
@@ -285,7 +348,8 @@ final class Transfer {
       });
       sb.append("< ").append(head.version()).append(' ').append(head.status()).append(statusText(head)).append('\n');
       for (int i = 0; i < head.headers().size(); i++) {
-        sb.append("< ").append(head.headers().name(i)).append(": ").append(head.headers().value(i)).append('\n');
+        sb.append("< ").append(head.headers().name(i)).append(": ")
+            .append(shown(head.headers().name(i), head.headers().value(i))).append('\n');
       }
       sb.append("<\n");
       err.print(sb);
@@ -323,11 +387,11 @@ final class Transfer {
     }
     sb.append(" HTTP/1.1\n");
     if (r.headers().first("Host") == null) {
-      sb.append("> Host: ").append(url.getRawAuthority()).append('\n');
+      sb.append("> Host: ").append(url.getHost()).append(url.getPort() >= 0 ? ":" + url.getPort() : "").append('\n');
     }
     Headers h = r.headers();
     for (int i = 0; i < h.size(); i++) {
-      sb.append("> ").append(h.name(i)).append(": ").append(h.value(i)).append('\n');
+      sb.append("> ").append(h.name(i)).append(": ").append(shown(h.name(i), h.value(i))).append('\n');
     }
     if (r.body() != null) {
       sb.append("* body: ").append(r.body().contentLength() < 0 ? "streamed" : r.body().contentLength() + " bytes")
@@ -336,6 +400,21 @@ final class Transfer {
     sb.append(">\n");
     err.print(sb);
     err.flush();
+  }
+
+  /**
+   * A header value as {@code -v} shows it: credentials ({@code Authorization}, {@code Proxy-Authorization},
+   * {@code Cookie}, {@code Set-Cookie}) as {@code <redacted>} unless {@code --no-redact}, so a pasted
+   * log leaks nothing; {@code -i} output is the response itself and is never redacted.
+   */
+  private String shown(String name, String value) {
+    if (o.noRedact) {
+      return value;
+    }
+    return switch (name.toLowerCase(Locale.ROOT)) {
+      case "authorization", "proxy-authorization", "cookie", "set-cookie" -> "<redacted>";
+      default -> value;
+    };
   }
 
   /** curl's {@code -i}: the status line and headers of every response received, CRLF-terminated. */

@@ -83,7 +83,10 @@ class ArgParserTest {
     assertEquals("http://p:3128", o.proxy);
     assertTrue(ArgParser.parse(new String[] {"--sse", "--json", "{}", "u"}).sse, "--sse may POST a body");
     assertFalse(ArgParser.parse(new String[] {"--sse", "u"}).timeoutGiven);
-    assertTrue(ArgParser.parse(new String[] {"--sse", "-m", "2", "u"}).timeoutGiven);
+    assertTrue(ArgParser.parse(new String[] {"--sse", "--timeout", "2", "u"}).timeoutGiven);
+    Options maxTime = ArgParser.parse(new String[] {"--sse", "-m", "2", "u"});
+    assertFalse(maxTime.timeoutGiven, "-m is the whole transfer, not the phases");
+    assertEquals(2.0, maxTime.maxTimeSeconds);
     assertUsage("drop --ws", "--sse", "--ws", "u");
     assertUsage("drop -d/--json/-F", "--ws", "-d", "x", "u");
     assertUsage("drop -X POST", "--ws", "-X", "POST", "u");
@@ -94,5 +97,16 @@ class ArgParserTest {
     UsageException e = assertThrows(UsageException.class, () -> ArgParser.parse(args));
     assertTrue(e.getMessage().contains(expected), e.getMessage());
     assertEquals(2, e.exitCode());
+  }
+
+  @Test
+  void cookieAndDigestOptions() throws UsageException {
+    Options o = ArgParser.parse(new String[] {"-b", "in.txt", "--cookie", "a=1", "-c", "out.txt", "--digest", "-u", "u:p",
+        "http://h/"});
+    assertEquals(java.util.List.of("in.txt", "a=1"), o.cookies);
+    assertEquals("out.txt", o.cookieJar);
+    assertTrue(o.digest);
+    assertEquals("a=1", RequestFactory.literalCookies(o.cookies));
+    assertThrows(UsageException.class, () -> ArgParser.parse(new String[] {"--digest", "http://h/"}));
   }
 }

@@ -60,10 +60,15 @@ class CliEventsE2ETest {
     assertEquals(0, quiet.exit(), quiet::toString);
     assertTrue(quiet.stdout().contains("id: 2\n"), quiet::toString);
 
-    Cli.Result limited = Cli.run("--sse", "-m", "1", server.url("/sse/gated?key=" + UUID.randomUUID()));
+    Cli.Result limited = Cli.run("--sse", "--timeout", "1", server.url("/sse/gated?key=" + UUID.randomUUID()));
     assertEquals(28, limited.exit(), limited::toString);
     assertTrue(limited.stdout().startsWith("event: tick\nid: 1\n"), "the first event was printed before the timeout");
     assertTrue(limited.stderr().startsWith("strand: read timed out after 1.0 s (GET "), limited::toString);
+
+    Cli.Result total = Cli.run("--sse", "-m", "1", server.url("/sse/gated?key=" + UUID.randomUUID()));
+    assertEquals(28, total.exit(), total::toString);
+    assertTrue(total.stdout().startsWith("event: tick\nid: 1\n"), total::toString);
+    assertTrue(total.stderr().startsWith("strand: the transfer exceeded its -m/--max-time (GET "), total::toString);
   }
 
   @Test

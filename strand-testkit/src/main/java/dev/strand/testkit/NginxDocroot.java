@@ -18,6 +18,9 @@ public final class NginxDocroot {
 
   private NginxDocroot() {}
 
+  /** Text with characters outside ASCII, written in ISO-8859-1 (not valid UTF-8). */
+  public static final String LATIN1_TEXT = "Caf\u00e9 cr\u00e8me, 12 \u00b0C, \u00bfqu\u00e9 tal?\n";
+
   public static void write(Path dir) throws IOException {
     Files.createDirectories(dir);
     Files.write(dir.resolve("small.json"), Payloads.SMALL);
@@ -28,6 +31,9 @@ public final class NginxDocroot {
     Files.writeString(dir.resolve("text.txt"), text(10_000), StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("chunked.shtml"), text(20_000), StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("events.sse"), SseStreams.RECORDED, StandardCharsets.UTF_8);
+    // The same ISO-8859-1 text twice: nginx names its charset for the second only (see nginx.conf.template).
+    Files.writeString(dir.resolve("latin1.txt"), LATIN1_TEXT, StandardCharsets.ISO_8859_1);
+    Files.writeString(dir.resolve("latin1-declared.txt"), LATIN1_TEXT, StandardCharsets.ISO_8859_1);
   }
 
   /** {@code length} characters of readable ASCII text, lines of 64. */

@@ -12,10 +12,16 @@ public final class Clients {
   public record Entry(String name, String setup, Function<ClientSpec, BenchClient> factory) {}
 
   private static final Map<String, Entry> ALL = new LinkedHashMap<>();
+  /** Strand with one feature on, run by name beside "strand" to price that feature; not peers. */
+  private static final java.util.Set<String> VARIANTS = java.util.Set.of("strand-pipeline", "strand-listener", "strand-observed");
 
   static {
     add("strand", StrandClients.ASYNC_SETUP, StrandClients::async);
     add("strand-sync", StrandClients.SYNC_SETUP, StrandClients::sync);
+    // Variants, not peers: run them by name beside "strand" (--clients strand,strand-pipeline,strand-listener).
+    add("strand-pipeline", StrandClients.PIPELINE_SETUP, StrandClients::pipeline);
+    add("strand-listener", StrandClients.LISTENER_SETUP, StrandClients::listener);
+    add("strand-observed", ObservedStrand.SETUP, ObservedStrand::create);
     add("jdk", JdkClients.ASYNC_SETUP, JdkClients::async);
     add("jdk-sync", JdkClients.SYNC_SETUP, JdkClients::sync);
     add("okhttp", OkHttpBench.SETUP, OkHttpBench::new);
@@ -41,7 +47,7 @@ public final class Clients {
 
   /** The real clients, in report order. */
   public static List<String> javaClients() {
-    return ALL.keySet().stream().filter(n -> !n.startsWith("fake")).toList();
+    return ALL.keySet().stream().filter(n -> !n.startsWith("fake") && !VARIANTS.contains(n)).toList();
   }
 
   public static Entry get(String name) {

@@ -1,13 +1,17 @@
 package dev.strand.bench.clients;
 
 import dev.strand.Client;
+import dev.strand.EventListener;
+import dev.strand.Interceptor;
 import dev.strand.Limits;
 import dev.strand.Request;
 import dev.strand.Response;
+import dev.strand.RetryPolicy;
 import dev.strand.Timeout;
 import dev.strand.Tls;
 import dev.strand.Version;
 import java.util.concurrent.CompletionStage;
+import java.util.function.UnaryOperator;
 
 /** Strand through its public API only: {@code sendAsync} for {@code strand}, {@code send} for {@code strand-sync}. */
 final class StrandClients {
@@ -18,6 +22,8 @@ final class StrandClients {
       + "HTTP_3 (h3: QUIC, strand-http3 on the class path); "
       + "handshake: engine JDK or OPENSSL, maxKeepAliveConnections 0 and Connection: close";
   static final String SYNC_SETUP = "same client; blocking send(Request.get(url)) from N virtual threads";
+  static final String PIPELINE_SETUP = "as strand, plus retry(RetryPolicy.defaults()), one application and one network "
+      + "interceptor that only proceed: what the pipeline costs per request";
 
   private StrandClients() {
   }
@@ -30,7 +36,20 @@ final class StrandClients {
     return new Sync(build(spec), request(spec));
   }
 
-  private static Request request(ClientSpec spec) {
+  static final String LISTENER_SETUP = "as strand, plus eventListener(new EventListener() {}): what a listener that "
+      + "does nothing costs per request";
+
+  static BenchClient listener(ClientSpec spec) {
+    return new Async(build(spec, b -> b.eventListener(new EventListener() {})), request(spec));
+  }
+
+  static BenchClient pipeline(ClientSpec spec) {
+    Interceptor proceed = chain -> chain.proceed(chain.request());
+    return new Async(build(spec, b -> b.retry(RetryPolicy.defaults()).interceptor(proceed).networkInterceptor(proceed)),
+        request(spec));
+  }
+
+  static Request request(ClientSpec spec) {
     // The pool may hand a released connection straight to a waiting request, keep-alive limit or not:
     // "Connection: close" makes the server end every connection, so every request handshakes.
     return spec.newConnectionEach()
@@ -39,8 +58,12 @@ final class StrandClients {
   }
 
   private static Client build(ClientSpec spec) {
+    return build(spec, b -> b);
+  }
+
+  static Client build(ClientSpec spec, UnaryOperator<Client.Builder> extra) {
     Limits limits = Limits.ofConnections(spec.concurrency());
-    Client.Builder b = Client.builder().timeout(Timeout.of(spec.timeout()));
+    Client.Builder b = extra.apply(Client.builder().timeout(Timeout.of(spec.timeout())));
     if (spec.ca() != null) {
       Tls.Builder tls = Tls.builder().trustPem(spec.ca());
       if (spec.tlsEngine() != null) {

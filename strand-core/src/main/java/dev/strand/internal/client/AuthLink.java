@@ -8,7 +8,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Applies the client's {@link Auth} once per call (outside redirects, so a hop to another origin
- * does not receive the credentials), and answers one 401 with {@link Auth#onChallenge}.
+ * does not receive the credentials), and answers one 401 with {@link Auth#onChallenge}, if it came
+ * from the origin the credentials are for.
  */
 final class AuthLink implements Link {
   private final Auth auth;
@@ -27,8 +28,8 @@ final class AuthLink implements Link {
     }
     call.hopRequest = authed;
     return next.proceed(call, authed).thenCompose(r -> {
-      if (r.status() != 401) {
-        return CompletableFuture.completedFuture(r);
+      if (r.status() != 401 || !Urls.sameOrigin(authed.url(), call.hopRequest.url())) {
+        return CompletableFuture.completedFuture(r); // a challenge from where a redirect led is not answered
       }
       Request retry;
       try {

@@ -1,27 +1,101 @@
 package dev.strand.internal.client;
 
+import dev.strand.CallTimeoutException;
 import dev.strand.Request;
 import dev.strand.Response;
 import dev.strand.ResponseBody;
+import dev.strand.internal.events.CallEvents;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
 
 /**
- * What one call accumulates while its links run: redirect count and history, when the current hop
- * started, and what to abort if the caller cancels. Links of one call run one after another
- * (each continues the previous one's future), so only the cancellation fields are shared across threads.
+ * What one call accumulates while its links run: redirect count and history, the attempt, when the
+ * current hop started, its deadline, and what to abort if the caller cancels or the deadline passes.
+ * Links of one call run one after another (each continues the previous one's future), so only the
+ * cancellation and deadline fields are shared across threads.
  */
 final class Call {
   /** The request as the redirect step sent it for the current hop (before cookies and hooks). */
   Request hopRequest;
   long hopStartNanos;
   int redirects;
+  /** 1 for the first attempt of the current hop, counting up as {@link RetryLink} retries it. */
+  int attempt = 1;
   private List<Response> history;
 
   private volatile boolean cancelled;
   private volatile CompletableFuture<?> inFlight;
   private volatile ResponseBody body;
+
+  /** The listener's side of this call, or {@code null} when the client has no listener. */
+  CallEvents events;
+  private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+
+  private long deadlineNanos;
+  private ScheduledFuture<?> deadlineTimer;
+  private volatile CallTimeoutException expired;
+
+  /**
+   * Starts the call's clock ({@link dev.strand.Timeout#call()}): when {@code limit} has passed, {@code onExpiry}
+   * gets the exception and the call is cancelled, which releases whatever it holds.
+   */
+  void deadline(Duration limit, Request request, java.util.function.Consumer<CallTimeoutException> onExpiry) {
+    deadlineNanos = System.nanoTime() + limit.toNanos();
+    deadlineTimer = Timers.schedule(limit, () -> {
+      CallTimeoutException e = new CallTimeoutException("call exceeded its total time limit of "
+          + seconds(limit) + " (Timeout.call) " + (body == null ? "before the response arrived" : "while reading the body")
+          + " (" + request + ")", request);
+      expired = e;
+      onExpiry.accept(e);
+      cancel();
+    });
+  }
+
+  boolean hasDeadline() {
+    return deadlineTimer != null;
+  }
+
+  /** Whether waiting {@code wait} from now would pass the deadline. */
+  boolean wouldExpire(Duration wait) {
+    return deadlineTimer != null && System.nanoTime() + wait.toNanos() - deadlineNanos >= 0;
+  }
+
+  /** The deadline's exception once it has passed, else {@code null}. */
+  CallTimeoutException expired() {
+    return expired;
+  }
+
+  /** The call succeeded and its body was read or closed: the deadline stops, the listener hears callEnd (once). */
+  void end() {
+    disarm();
+    if (events != null && ended.compareAndSet(false, true)) {
+      events.callEnd();
+    }
+  }
+
+  /** The call failed with {@code failure}: the deadline stops, the listener hears callFailed (once). */
+  void failed(Throwable failure) {
+    disarm();
+    if (events != null && ended.compareAndSet(false, true)) {
+      events.callFailed(failure);
+    }
+  }
+
+  /** The call is over (its body read or closed, or its future done): the deadline no longer applies. */
+  void disarm() {
+    ScheduledFuture<?> t = deadlineTimer;
+    if (t != null) {
+      t.cancel(false);
+    }
+  }
+
+  void startRedirects() {
+    redirects = 0;
+    history = null;
+  }
 
   void addHistory(Response response) {
     if (history == null) {
@@ -64,5 +138,10 @@ final class Call {
     if (b != null) {
       b.close();
     }
+  }
+
+  private static String seconds(Duration d) {
+    long tenths = Math.round(d.toNanos() / 100_000_000.0);
+    return (tenths / 10) + "." + (tenths % 10) + " s";
   }
 }

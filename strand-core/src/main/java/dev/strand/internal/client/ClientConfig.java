@@ -1,17 +1,21 @@
 package dev.strand.internal.client;
 
 import dev.strand.Auth;
+import dev.strand.EventListener;
 import dev.strand.Headers;
+import dev.strand.Interceptor;
 import dev.strand.Request;
 import dev.strand.ResponseHead;
+import dev.strand.RetryPolicy;
 import dev.strand.Timeout;
 import dev.strand.Transport;
 import java.net.URI;
+import java.nio.charset.Charset;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-/** Everything a {@code Client.Builder} collected, frozen. */
+/** Everything a {@code Client.Builder} collected, frozen. {@code defaultCharset} is null for UTF-8. */
 public record ClientConfig(
     URI baseUrl,
     Headers defaultHeaders,
@@ -28,4 +32,9 @@ public record ClientConfig(
     Auth auth,
     long maxBodySize,
     boolean decompress,
-    int webSocketMaxMessageSize) {}
+    int webSocketMaxMessageSize,
+    List<Interceptor> interceptors,
+    List<Interceptor> networkInterceptors,
+    RetryPolicy retryPolicy,
+    EventListener eventListener,
+    Charset defaultCharset) {}

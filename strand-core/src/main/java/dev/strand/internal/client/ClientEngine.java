@@ -3,18 +3,24 @@ package dev.strand.internal.client;
 import dev.strand.ClientStats;
 import dev.strand.ProtocolException;
 import dev.strand.Cookie;
+import dev.strand.Interceptor;
+import dev.strand.CookieJar;
 import dev.strand.Request;
 import dev.strand.Response;
 import dev.strand.ResponseBody;
+import dev.strand.RetryPolicy;
 import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.WebSocket;
-import dev.strand.internal.cookie.CookieJar;
+import dev.strand.internal.cookie.MemoryCookieJar;
+import dev.strand.internal.events.CallEvents;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -22,19 +28,23 @@ import java.util.function.Function;
 /**
  * The one request path behind {@code Client}: sync calls wait for these futures.
  *
- * <p>A call runs {@link RequestDefaults} once, then a chain of links, outermost first: auth,
- * redirects, cookies, decompression, hooks, transport. Links a client does not use (no auth,
- * redirects off, no hooks...) are left out of its chain when it is built. A WebSocket handshake
- * takes a chain of its own, built per socket, that ends in {@link WebSocketLink}.
+ * <p>A call runs {@link RequestDefaults} once, starts its deadline if it has one, then a chain of
+ * links, outermost first: application interceptors, auth, redirects, retries, cookies, decompression,
+ * network interceptors, hooks, transport. Links a client does not use (no auth, redirects off, no
+ * hooks...) are left out of its chain when it is built. A WebSocket handshake takes a chain of its
+ * own, built per socket, that ends in {@link WebSocketLink}.
  */
 public final class ClientEngine {
   private final ClientConfig config;
   private final RequestDefaults defaults;
   private final CookieJar jar;
+  private final RetryBudget retryBudget;
+  /** Set once a throwing event listener has been logged, so it is logged once per client. */
+  private final AtomicBoolean listenerReported = new AtomicBoolean();
   private final Link chain;
 
   public ClientEngine(ClientConfig config) {
-    this(config, config.cookies() ? new CookieJar(System::currentTimeMillis) : null);
+    this(config, config.cookies() ? new MemoryCookieJar(System::currentTimeMillis) : null);
   }
 
   /** With a given jar (tests pass one with a fake clock), or {@code null} for no cookies. */
@@ -42,29 +52,45 @@ public final class ClientEngine {
     this.config = config;
     this.defaults = new RequestDefaults(config);
     this.jar = jar;
+    RetryPolicy retry = config.retryPolicy();
+    this.retryBudget = new RetryBudget(retry.budgetRatio(), retry.budgetMinPerSecond(), System::nanoTime);
     this.chain = chain(new TransportLink(config.transport()), false);
   }
 
   /**
    * The links this client uses in front of {@code last}. A WebSocket handshake skips decompression
-   * (it has no body) and redirects (a WebSocket is opened where it was asked for, as the JDK does).
+   * (it has no body), redirects (a WebSocket is opened where it was asked for, as the JDK does) and
+   * retries (a listener may already have seen the socket).
    */
   private Link chain(Link last, boolean webSocket) {
     Link link = last;
     if (!config.requestHooks().isEmpty() || !config.responseHooks().isEmpty()) {
       link = new HookLink(config.requestHooks(), config.responseHooks(), link);
     }
+    link = interceptors(config.networkInterceptors(), link);
     if (config.decompress() && !webSocket) {
       link = new DecompressLink(link);
     }
     if (jar != null) {
       link = new CookieLink(jar, link);
     }
+    if (!webSocket) { // always: a request may bring its own policy
+      link = new RetryLink(config.retryPolicy(), retryBudget, link);
+    }
     if (config.followRedirects() && !webSocket) {
       link = new RedirectLink(config.maxRedirects(), config.allowHttpsToHttpRedirect(), link);
     }
     if (config.auth() != null) {
       link = new AuthLink(config.auth(), link);
+    }
+    return interceptors(config.interceptors(), link);
+  }
+
+  /** {@code interceptors} in front of {@code next}, the first added outermost. */
+  private static Link interceptors(List<Interceptor> interceptors, Link next) {
+    Link link = next;
+    for (int i = interceptors.size() - 1; i >= 0; i--) {
+      link = new InterceptorLink(interceptors.get(i), link);
     }
     return link;
   }
@@ -73,7 +99,7 @@ public final class ClientEngine {
   public CompletableFuture<Response> send(Request request) {
     Call call = new Call();
     CallFuture<Response> result = new CallFuture<>(call);
-    start(call, request).whenComplete((r, error) -> {
+    start(call, request, chain, result).whenComplete((r, error) -> {
       if (error != null) {
         result.completeExceptionally(failure(error, request));
         return;
@@ -92,7 +118,11 @@ public final class ClientEngine {
           return;
         }
         try {
-          result.complete(Responses.of(r, bytes, call.hopStartNanos, call.history()));
+          Response response = Responses.of(r, bytes, call.hopStartNanos, call.history());
+          Response delivered = config.defaultCharset() == null ? response
+              : response.toBuilder().defaultCharset(config.defaultCharset()).build();
+          call.end(); // before the caller sees the response
+          result.complete(delivered);
         } catch (RuntimeException e) { // a transport's bad head must fail the call, never strand it
           result.completeExceptionally(new ProtocolException("unusable response from the transport: " + e.getMessage()
               + " (" + r.request() + ")", r.request(), e));
@@ -125,11 +155,13 @@ public final class ClientEngine {
       Request request, BiFunction<StreamingResponse, Call, CompletableFuture<T>> then, Consumer<T> close) {
     Call call = new Call();
     CallFuture<T> result = new CallFuture<>(call);
-    start(call, request).whenComplete((r, error) -> {
+    start(call, request, chain, result).whenComplete((head, error) -> {
       if (error != null) {
         result.completeExceptionally(failure(error, request));
         return;
       }
+      StreamingResponse r = call.hasDeadline() || call.events != null
+          ? head.withBody(head.headers(), new FinalBody(head.responseBody(), call)) : head;
       call.reading(r.responseBody());
       then.apply(r, call).whenComplete((value, thenError) -> {
         if (thenError != null) {
@@ -151,7 +183,10 @@ public final class ClientEngine {
     Call call = new Call();
     CallFuture<WebSocket> result = new CallFuture<>(call);
     WebSocketLink last = new WebSocketLink(config.transport(), listener, config.webSocketMaxMessageSize());
-    start(call, request, chain(last, true)).whenComplete((head, error) -> {
+    start(call, request, chain(last, true), result).whenComplete((head, error) -> {
+      if (error == null) {
+        call.end(); // the handshake is the call; the socket lives on
+      }
       WebSocket ws = last.opened();
       if (error != null) {
         if (ws != null) {
@@ -165,13 +200,31 @@ public final class ClientEngine {
     return result;
   }
 
-  private CompletableFuture<StreamingResponse> start(Call call, Request request) {
-    return start(call, request, chain);
-  }
-
-  private CompletableFuture<StreamingResponse> start(Call call, Request request, Link chain) {
+  /**
+   * Runs {@code chain} for the request with the client's defaults. A call with a total time limit
+   * ({@link dev.strand.Timeout#call()}) starts its clock here; when it passes, {@code result} fails
+   * with the {@link dev.strand.CallTimeoutException} and the call is cancelled.
+   */
+  private CompletableFuture<StreamingResponse> start(Call call, Request request, Link chain, CompletableFuture<?> result) {
     try {
-      return chain.proceed(call, defaults.apply(request));
+      Request withDefaults = UrlCredentials.apply(defaults.apply(request), config.auth() != null);
+      if (config.eventListener() != null) {
+        call.events = new CallEvents(config.eventListener(), listenerReported);
+        withDefaults = call.events.attachTo(withDefaults);
+        call.events.callStart();
+      }
+      Duration limit = withDefaults.timeout() == null ? null : withDefaults.timeout().call();
+      if (limit != null) {
+        call.deadline(limit, withDefaults, result::completeExceptionally);
+      }
+      if (limit != null || call.events != null) {
+        result.whenComplete((value, error) -> {
+          if (error != null) {
+            call.failed(error);
+          }
+        });
+      }
+      return chain.proceed(call, withDefaults);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

@@ -2,7 +2,9 @@ package dev.strand.internal.client;
 
 import dev.strand.Request;
 import dev.strand.StreamingResponse;
-import dev.strand.internal.cookie.CookieJar;
+import dev.strand.CookieJar;
+import dev.strand.internal.cookie.MemoryCookieJar;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -22,13 +24,16 @@ final class CookieLink implements Link {
   public CompletableFuture<StreamingResponse> proceed(Call call, Request request) {
     Request toSend = request;
     if (!request.headers().contains("Cookie")) {
-      String cookies = jar.cookieHeader(request.url());
+      String cookies = MemoryCookieJar.header(jar.loadForRequest(request.url()));
       if (cookies != null) {
         toSend = request.toBuilder().header("Cookie", cookies).build();
       }
     }
     return next.proceed(call, toSend).thenApply(r -> {
-      jar.storeAll(request.url(), r.headers());
+      List<String> setCookies = r.headers().all("Set-Cookie");
+      if (!setCookies.isEmpty()) {
+        jar.saveFromResponse(request.url(), setCookies);
+      }
       return r;
     });
   }

@@ -22,6 +22,11 @@ final class RedirectLink implements Link {
 
   @Override
   public CompletableFuture<StreamingResponse> proceed(Call call, Request request) {
+    call.startRedirects(); // an interceptor that proceeds twice starts a new chain of hops
+    return hop(call, request);
+  }
+
+  private CompletableFuture<StreamingResponse> hop(Call call, Request request) {
     call.hopRequest = request;
     return next.proceed(call, request).thenCompose(r -> follow(call, request, r));
   }
@@ -42,9 +47,12 @@ final class RedirectLink implements Link {
       return CompletableFuture.completedFuture(r);
     }
     call.redirects++;
-    return Responses.drain(r, call.hopStartNanos).thenCompose(hop -> {
-      call.addHistory(hop);
-      return proceed(call, nextRequest);
+    if (call.events != null) {
+      call.events.redirect(r, nextRequest);
+    }
+    return Responses.drain(r, call.hopStartNanos).thenCompose(drained -> {
+      call.addHistory(drained);
+      return hop(call, nextRequest);
     });
   }
 }

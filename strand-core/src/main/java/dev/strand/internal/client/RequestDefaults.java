@@ -95,8 +95,7 @@ public final class RequestDefaults {
     }
     Request.Builder b = resolved == url
         ? request.toBuilder()
-        : Request.builder(request.method(), resolved).headers(headers).body(body)
-            .timeout(request.timeout()).expectContinue(request.expectContinue());
+        : Requests.with(request, request.method(), resolved, headers, body).toBuilder();
     if (addHeaders) {
       for (int i = 0; i < names.length; i++) {
         if (!headers.contains(names[i])) {

@@ -14,10 +14,12 @@ final class Requests {
         .headers(headers)
         .body(body)
         .timeout(request.timeout())
+        .tags(request)
         .expectContinue(body != null && request.expectContinue());
     if (request.maxBodySize() >= 0) {
       b.maxBodySize(request.maxBodySize());
     }
+    request.retryPolicy().ifPresent(b::retry);
     return b.build();
   }
 }

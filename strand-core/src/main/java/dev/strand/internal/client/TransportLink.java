@@ -5,6 +5,7 @@ import dev.strand.Request;
 import dev.strand.StreamingResponse;
 import dev.strand.Transport;
 import dev.strand.TransportException;
+import dev.strand.internal.events.CallEvents;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -34,6 +35,10 @@ final class TransportLink implements Link {
           "transport " + transport.getClass().getName() + " returned no future for " + request, request));
     }
     call.inFlight(future);
+    if (call.events != null) {
+      CallEvents events = call.events;
+      future = future.thenApply(r -> r.withBody(r.headers(), new ObservedBody(r.responseBody(), events)));
+    }
     if (future.isDone() && !future.isCompletedExceptionally()) {
       return future;
     }

@@ -9,15 +9,21 @@ import java.util.Locale;
 
 /**
  * Which Content-Encodings the client decodes, and the decoding view of a response. gzip
- * ({@code x-gzip}) and deflate always; zstd when zstd-jni is on the class path. Brotli is not
- * supported yet: {@code br} responses pass through undecoded (and {@code br} is not advertised).
+ * ({@code x-gzip}) and deflate always; brotli ({@code br}) when brotli4j is on the class path (a native
+ * library that then fails to load fails the body with a ProtocolException), zstd when zstd-jni is and
+ * loads; only those are advertised. A response with any other coding keeps its body and
+ * Content-Encoding as received, and {@link #undecodable} says why for the text view to refuse it.
  */
 public final class ContentEncodings {
   private static final boolean ZSTD = isPresent("com.github.luben.zstd.ZstdInputStreamNoFinalizer")
       && ZstdDecoder.available();
 
+  // Its native library is loaded by the first br body rather than here: on JDK 24+ loading it from the
+  // class path prints a warning unless native access is granted, which the CLI does not (see bin/strand).
+  private static final boolean BROTLI = isPresent("com.aayushatharva.brotli4j.Brotli4jLoader");
+
   /** The Accept-Encoding value the client sends when decompression is on. */
-  public static final String ACCEPT_ENCODING = ZSTD ? "gzip, deflate, zstd" : "gzip, deflate";
+  public static final String ACCEPT_ENCODING = "gzip, deflate" + (BROTLI ? ", br" : "") + (ZSTD ? ", zstd" : "");
 
   private ContentEncodings() {}
 
@@ -59,7 +65,7 @@ public final class ContentEncodings {
       if (token.equals("x-gzip")) {
         token = "gzip";
       }
-      if (!token.equals("gzip") && !token.equals("deflate") && !(ZSTD && token.equals("zstd"))) {
+      if (!decodable(token)) {
         return null;
       }
       if (count == out.length) {
@@ -82,12 +88,60 @@ public final class ContentEncodings {
           throw new UncheckedIOException(e);
         }
       }
+      case "br" -> {
+        try {
+          yield new BrotliDecoder(source);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
       default -> throw new IllegalArgumentException(coding);
     };
   }
 
+  private static boolean decodable(String token) {
+    return token.equals("gzip") || token.equals("deflate") || (BROTLI && token.equals("br"))
+        || (ZSTD && token.equals("zstd"));
+  }
+
+  /**
+   * Why a body that still has this Content-Encoding is not text, naming each coding left; {@code null}
+   * for none (absent, or only {@code identity}). A body keeps its Content-Encoding when a coding is
+   * unknown, its library is missing, or decompression is off.
+   */
+  public static String undecodable(String contentEncoding) {
+    if (contentEncoding == null) {
+      return null;
+    }
+    StringBuilder missing = new StringBuilder();
+    StringBuilder kept = new StringBuilder();
+    for (String part : contentEncoding.split(",")) {
+      String token = part.strip().toLowerCase(Locale.ROOT);
+      if (token.isEmpty() || token.equals("identity")) {
+        continue;
+      }
+      if (decodable(token.equals("x-gzip") ? "gzip" : token)) {
+        kept.append(kept.isEmpty() ? "" : ", ").append(token);
+        continue;
+      }
+      missing.append(missing.isEmpty() ? "" : "; ").append(token).append(switch (token) {
+        case "br" -> " needs com.aayushatharva.brotli4j:brotli4j on the class path";
+        case "zstd" -> " needs com.github.luben:zstd-jni on the class path";
+        default -> " is a coding this client does not decode";
+      });
+    }
+    if (!missing.isEmpty()) {
+      return missing.toString();
+    }
+    return kept.isEmpty() ? null : kept + " left encoded: decompression is off (Client.Builder.decompress)";
+  }
+
   static boolean zstdAvailable() {
     return ZSTD;
+  }
+
+  static boolean brotliAvailable() {
+    return BROTLI;
   }
 
   private static boolean isPresent(String className) {

@@ -50,18 +50,23 @@ final class DecodingResponseBody implements ResponseBody {
     if (encoded.length == 0) {
       return encoded;
     }
-    Decoder d = chain(new ChunkSource() {
-      private boolean given;
+    Decoder d;
+    try {
+      d = chain(new ChunkSource() {
+        private boolean given;
 
-      @Override
-      public byte[] next() {
-        if (given) {
-          return null;
+        @Override
+        public byte[] next() {
+          if (given) {
+            return null;
+          }
+          given = true;
+          return encoded;
         }
-        given = true;
-        return encoded;
-      }
-    });
+      });
+    } catch (UncheckedIOException e) { // a decoder that cannot start (brotli's native library missing)
+      throw corrupt(e);
+    }
     try {
       long cap = maxBytes >= MAX_ARRAY ? MAX_ARRAY : maxBytes + 1; // one past the limit detects excess
       long guess = Math.max(256L, Math.min((long) encoded.length * 4, 1L << 20));

@@ -16,12 +16,11 @@ final class Domains {
   }
 
   /**
-   * Whether {@code domain} is a public suffix, which may not be a cookie's Domain. Without a public
-   * suffix list this refuses only single-label domains ({@code com}, {@code local}); a domain like
-   * {@code co.uk} is not recognised.
+   * Whether {@code domain} is a public suffix ({@code com}, {@code co.uk}, {@code local}), which may not
+   * be a cookie's Domain; by the bundled Public Suffix List.
    */
   static boolean isPublicSuffix(String domain) {
-    return domain.indexOf('.') < 0;
+    return PublicSuffixes.isPublicSuffix(domain);
   }
 
   static boolean isIpAddress(String host) {

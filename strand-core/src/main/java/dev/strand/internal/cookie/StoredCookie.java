@@ -1,5 +1,8 @@
 package dev.strand.internal.cookie;
 
+import dev.strand.Cookie;
+import java.time.Instant;
+
 /**
  * A cookie in the jar (RFC 6265 section 5.3).
  *
@@ -16,6 +19,11 @@ record StoredCookie(
 
   boolean sameKey(StoredCookie other) {
     return name.equals(other.name) && domain.equals(other.domain) && path.equals(other.path);
+  }
+
+  Cookie toCookie() {
+    return new Cookie(name, value, domain, path, persistent ? Instant.ofEpochMilli(expiresAt) : null, secure, httpOnly,
+        hostOnly);
   }
 
   StoredCookie withCreation(long creation) {

@@ -4,6 +4,7 @@ import dev.strand.ConnectException;
 import dev.strand.HttpException;
 import dev.strand.Request;
 import dev.strand.Version;
+import dev.strand.internal.events.CallEvents;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.tls.TlsErrors;
 import io.netty.channel.Channel;
@@ -42,6 +43,10 @@ final class ConnectionSetup extends ChannelInboundHandlerAdapter {
   static void install(Channel ch, NettyEngine engine, Origin origin, Duration limit, Request request,
       int maxHeaderSize) {
     SslHandler ssl = engine.tls.context().newHandler(ch.alloc(), origin.host(), origin.port(), limit);
+    CallEvents events = CallEvents.of(request);
+    if (events != null) {
+      events.tlsStart();
+    }
     ch.pipeline().addLast("tls", ssl)
         .addLast("tls-errors", new TlsErrorTranslator(origin.socketHost(), origin.port(), engine.tls.tls))
         .addLast("setup", new ConnectionSetup(engine, origin, limit, request, maxHeaderSize, ssl));
@@ -51,6 +56,10 @@ final class ConnectionSetup extends ChannelInboundHandlerAdapter {
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
     if (evt instanceof SslHandshakeCompletionEvent e) {
       if (e.isSuccess()) {
+        CallEvents events = CallEvents.of(request);
+        if (events != null) {
+          events.tlsEnd(ssl.engine().getSession(), ssl.applicationProtocol());
+        }
         boolean h2 = "h2".equals(ssl.applicationProtocol()) || engine.version == Version.HTTP_2_PRIOR_KNOWLEDGE;
         settle(ctx, h2);
       } else {

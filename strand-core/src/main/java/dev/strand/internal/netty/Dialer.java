@@ -1,6 +1,7 @@
 package dev.strand.internal.netty;
 
 import dev.strand.Request;
+import dev.strand.internal.events.CallEvents;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.proxy.ProxyServer;
 import io.netty.bootstrap.Bootstrap;
@@ -22,8 +23,10 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -73,11 +76,16 @@ final class Dialer {
    * naming the proxy; a failure to reach the origin directly is the socket's own exception, which
    * {@link ErrorMapper#connect} words.
    *
+   * @param unixSocket the Unix domain socket to connect to instead of the origin's address (then
+   *     {@code proxy} is {@code null}), or {@code null}
    * @param mustTunnel as for {@link #route}
    * @param request for error messages; may be {@code null}
    */
-  static CompletableFuture<Channel> dial(EventLoops loops, Origin origin, ProxyServer proxy, boolean mustTunnel,
-      Duration limit, Request request) {
+  static CompletableFuture<Channel> dial(EventLoops loops, Path unixSocket, Origin origin, ProxyServer proxy,
+      boolean mustTunnel, Duration limit, Request request) {
+    if (unixSocket != null) {
+      return openDomainSocket(loops, unixSocket, limit, request);
+    }
     Route route = route(proxy, origin, mustTunnel);
     CompletableFuture<Channel> dialed = new CompletableFuture<>();
     long start = System.nanoTime();
@@ -86,10 +94,17 @@ final class Dialer {
     if (NetUtil.isValidIpV4Address(host) || NetUtil.isValidIpV6Address(host)) {
       open(loops, new InetSocketAddress(host, port), origin, proxy, route, start, limit, request, dialed);
     } else {
+      CallEvents events = CallEvents.of(request);
       Thread.ofVirtual().name("strand-resolve").start(() -> {
         InetAddress address;
         try {
+          if (events != null) {
+            events.dnsStart(host);
+          }
           address = InetAddress.getByName(host);
+          if (events != null) {
+            events.dnsEnd(host, List.of(address));
+          }
         } catch (Exception e) {
           dialed.completeExceptionally(proxy == null ? e : ErrorMapper.proxyUnreachable(e, proxy, request));
           return;
@@ -132,7 +147,18 @@ final class Dialer {
       b.resolver(NoopAddressResolverGroup.INSTANCE);
       remote = InetSocketAddress.createUnresolved(origin.socketHost(), origin.port());
     }
+    CallEvents events = CallEvents.of(request);
+    if (events != null) {
+      events.connectStart(address);
+    }
     b.connect(remote).addListener((ChannelFuture f) -> {
+      if (events != null) {
+        if (f.isSuccess()) {
+          events.connectEnd(address);
+        } else {
+          events.connectFailed(address, f.cause());
+        }
+      }
       if (!f.isSuccess()) {
         dialed.completeExceptionally(proxy == null ? f.cause() : ErrorMapper.proxyUnreachable(f.cause(), proxy, request));
       } else if (tunnel == null) {
@@ -141,6 +167,41 @@ final class Dialer {
         awaitTunnel(f.channel(), tunnel, origin, proxy, start, limit, request, dialed);
       }
     });
+  }
+
+  /** A connection to a Unix domain socket: no resolving, no TCP options; a failure names the socket. */
+  private static CompletableFuture<Channel> openDomainSocket(EventLoops loops, Path socket, Duration limit, Request request) {
+    CompletableFuture<Channel> dialed = new CompletableFuture<>();
+    CallEvents events = CallEvents.of(request);
+    SocketAddress address = loops.domainAddress(socket);
+    if (events != null) {
+      events.connectStart(address);
+    }
+    new Bootstrap()
+        .group(loops.group)
+        .channel(loops.domainChannelType)
+        .option(ChannelOption.AUTO_READ, false)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, limit == null ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, limit.toMillis())))
+        .handler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {} // the caller adds its handlers
+        })
+        .connect(address)
+        .addListener((ChannelFuture f) -> {
+          if (events != null) {
+            if (f.isSuccess()) {
+              events.connectEnd(address);
+            } else {
+              events.connectFailed(address, f.cause());
+            }
+          }
+          if (f.isSuccess()) {
+            dialed.complete(f.channel());
+          } else {
+            dialed.completeExceptionally(ErrorMapper.unixSocketUnreachable(f.cause(), socket, request));
+          }
+        });
+    return dialed;
   }
 
   private static void awaitTunnel(Channel ch, ProxyHandler tunnel, Origin origin, ProxyServer proxy, long start,

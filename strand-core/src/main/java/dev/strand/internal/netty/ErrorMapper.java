@@ -31,6 +31,11 @@ public final class ErrorMapper {
     return unreachable(cause, request, origin.socketHost() + ":" + origin.port());
   }
 
+  /** The Unix domain socket could not be connected to (missing, not a socket, refused). */
+  static HttpException unixSocketUnreachable(Throwable cause, java.nio.file.Path socket, Request request) {
+    return unreachable(cause, request, "unix socket " + socket);
+  }
+
   /** The proxy could not be reached (resolved, connected to). */
   static HttpException proxyUnreachable(Throwable cause, ProxyServer proxy, Request request) {
     return unreachable(cause, request, "proxy " + proxy.authority());

@@ -5,6 +5,7 @@ import dev.strand.Request;
 import dev.strand.RequestBody;
 import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
+import dev.strand.internal.events.CallEvents;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.pool.Waiter;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -25,6 +26,8 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
   final Request request;
   final Origin origin;
   final ResponseFuture future = new ResponseFuture(this);
+  /** The call's listener side, or {@code null} (no listener: every event site is one null check). */
+  final CallEvents events;
   final boolean head;
   final long readTimeoutNanos;
   final long writeTimeoutNanos;
@@ -50,6 +53,10 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
     this.readTimeoutNanos = nanos(t.read());
     this.writeTimeoutNanos = nanos(t.write());
     this.poolTimeoutNanos = nanos(t.pool());
+    this.events = CallEvents.of(request);
+    if (events != null) {
+      events.connectionAcquireStart();
+    }
     this.poolOrigin = origin;
   }
 
@@ -119,6 +126,9 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
     connection = c;
     mayFallBack = false;
     cancelTimers();
+    if (events != null) {
+      events.connectionAcquired(c.id, c.version(), c.isReused());
+    }
     if (c.eventLoop().inEventLoop()) {
       c.begin(this);
     } else {
@@ -204,6 +214,9 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
   /** Hands {@code r} to the caller; if the call was cancelled meanwhile, closing it drops what still arrives. */
   public void deliver(StreamingResponse r) {
     engine.responded(origin, r);
+    if (events != null) {
+      events.responseHeadersReceived(r);
+    }
     if (!future.complete(r)) {
       r.close();
     }

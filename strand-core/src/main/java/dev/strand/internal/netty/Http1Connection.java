@@ -104,6 +104,11 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
 
   // ---- starting an exchange ----
 
+  @Override
+  public dev.strand.Version version() {
+    return dev.strand.Version.HTTP_1_1;
+  }
+
   /** Starts {@code x} on this connection (event loop). */
   @Override
   public void begin(Exchange x) {
@@ -140,8 +145,17 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     if (length == -2 || length == 0 || flags[RequestWriter.INLINED]) {
       channel.writeAndFlush(head, channel.voidPromise());
       phases.requestDone = true;
+      if (x.events != null) {
+        x.events.requestHeadersSent(0);
+        if (flags[RequestWriter.INLINED]) {
+          x.events.requestBodySent(length);
+        }
+      }
     } else if (expect) {
       channel.writeAndFlush(head, channel.voidPromise());
+      if (x.events != null) {
+        x.events.requestHeadersSent(0);
+      }
       phases.awaitingContinue = true;
       continueTimer = channel.eventLoop().schedule(() -> {
         if (exchange == x && phases.awaitingContinue) {
@@ -151,6 +165,9 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
       }, CONTINUE_FALLBACK_NANOS, TimeUnit.NANOSECONDS);
     } else {
       channel.write(head, channel.voidPromise());
+      if (x.events != null) {
+        x.events.requestHeadersSent(0);
+      }
       sendBody(x);
     }
     armTimer();
@@ -230,6 +247,9 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
         return;
       }
       phases.requestDone = true;
+      if (x.events != null) {
+        x.events.requestBodySent(requestLength);
+      }
       phases.progress();
       armTimer();
       if (phases.responseDone) {

@@ -49,6 +49,11 @@ import javax.net.ssl.SSLSession;
  * <p>State is confined to the channel's event loop, except the two volatile fields the pool reads.
  */
 final class Http2Connection extends NettyConnection {
+  @Override
+  public dev.strand.Version version() {
+    return dev.strand.Version.HTTP_2;
+  }
+
   /** Streams assumed when the server's SETTINGS name no limit (RFC 9113 recommends at least 100). */
   static final int DEFAULT_STREAMS = 100;
   /** Upper bound on the capacity, however many streams the server allows. */

@@ -79,6 +79,9 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
     ch.writeAndFlush(new DefaultHttp2HeadersFrame(headers, empty)).addListener(f -> {
       if (f.isSuccess()) {
         headersSent = true;
+        if (exchange.events != null) {
+          exchange.events.requestHeadersSent(ch.stream().id());
+        }
       } else {
         // The HEADERS never left (stream limit, GOAWAY, closed): the server saw nothing of it.
         ch.eventLoop().execute(() -> retryUnprocessed(ErrorMapper.io(f.cause(), request)));
@@ -144,6 +147,9 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
     }
     if (!done) {
       phases.requestDone = true;
+      if (exchange.events != null) {
+        exchange.events.requestBodySent(RequestWriter.framedLength(exchange.request));
+      }
       phases.progress();
       armTimer();
     }

@@ -9,6 +9,14 @@ import io.netty.channel.EventLoop;
  * module. All start exchanges on their event loop.
  */
 public abstract class NettyConnection extends PooledConnection {
+  private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();
+
+  /** A number unique in the process, for event listeners to tell connections apart. */
+  final long id = IDS.incrementAndGet();
+
+  /** The protocol this connection speaks. */
+  public abstract dev.strand.Version version();
+
   /** The event loop the connection's state is confined to. */
   public abstract EventLoop eventLoop();
 

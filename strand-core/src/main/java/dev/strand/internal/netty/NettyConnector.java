@@ -40,7 +40,7 @@ final class NettyConnector implements Connector<NettyConnection> {
         : Timeout.DEFAULT.connect();
     ProxyServer proxy = engine.proxyFor(origin);
     boolean priorKnowledge = engine.version == Version.HTTP_2_PRIOR_KNOWLEDGE;
-    Dialer.dial(engine.loops, origin, proxy, priorKnowledge, limit, request).whenComplete((ch, error) -> {
+    Dialer.dial(engine.loops, engine.unixSocket, origin, proxy, priorKnowledge, limit, request).whenComplete((ch, error) -> {
       if (error != null) {
         engine.pool.connectFailed(origin, error);
         return;

@@ -15,6 +15,7 @@ import dev.strand.internal.pool.Origin;
 import dev.strand.internal.proxy.ProxyRoutes;
 import dev.strand.internal.proxy.ProxyServer;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
@@ -42,33 +43,37 @@ public final class NettyEngine {
   private final AltServices altServices = new AltServices();
   private final WebSocketConnector webSockets;
   private final ProxyRoutes proxy;
+  /** Where every connection goes instead of the origin's address, or {@code null} for TCP. */
+  final Path unixSocket;
   private final long expiryNanos;
   private volatile boolean closed;
 
   /**
    * @param tls the TLS settings, or {@code null} for {@link Tls#system()} built on first use
    * @param proxy which proxy each origin is reached through
+   * @param unixSocket the Unix domain socket every connection goes to, or {@code null} for TCP
    * @throws IllegalArgumentException if {@code tls} names unusable files (its context is built here)
    */
   public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative, Tls tls, Version version,
-      ProxyRoutes proxy) {
+      ProxyRoutes proxy, Path unixSocket) {
     this(limits, new TlsSetup(tls, version), http3Provider(version), EventLoops.create(ioThreads, preferNative), version,
-        proxy, (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize), maxHeaderSize);
+        proxy, unixSocket, (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize), maxHeaderSize);
   }
 
   /** With another way to connect: tests put HTTP/1.1 connections on an {@code EmbeddedChannel}. */
   @SuppressWarnings("unchecked")
   NettyEngine(Limits limits, EventLoops loops, Function<NettyEngine, Connector<Http1Connection>> connector) {
     // A connector of Http1Connections only ever hands the pool NettyConnections; waiters are Exchanges.
-    this(limits, new TlsSetup(null, Version.HTTP_1_1), null, loops, Version.HTTP_1_1, ProxyRoutes.DIRECT,
+    this(limits, new TlsSetup(null, Version.HTTP_1_1), null, loops, Version.HTTP_1_1, ProxyRoutes.DIRECT, null,
         (ConnectorFactory) e -> (Connector<NettyConnection>) (Connector<?>) connector.apply(e), 64 * 1024);
   }
 
   // TLS and the HTTP/3 module first: a configuration error then fails before any thread is started.
   private NettyEngine(Limits limits, TlsSetup tls, Http3Provider http3, EventLoops loops, Version version,
-      ProxyRoutes proxy, ConnectorFactory connector, int maxHeaderSize) {
+      ProxyRoutes proxy, Path unixSocket, ConnectorFactory connector, int maxHeaderSize) {
     this.loops = loops;
     this.proxy = proxy;
+    this.unixSocket = unixSocket;
     this.webSockets = new WebSocketConnector(this, maxHeaderSize);
     this.tls = tls;
     this.version = version;
@@ -128,8 +133,8 @@ public final class NettyEngine {
 
   /** The HTTP/3 connections to send a request to {@code origin} on, or {@code null} for TCP. */
   private Origin http3Route(Origin origin) {
-    if (http3 == null || !origin.isHttps() || proxyFor(origin) != null) {
-      return null; // QUIC needs TLS, and goes through no HTTP or SOCKS proxy
+    if (http3 == null || !origin.isHttps() || proxyFor(origin) != null || unixSocket != null) {
+      return null; // QUIC needs TLS, and goes through no HTTP or SOCKS proxy nor a Unix socket
     }
     return version == Version.HTTP_3 ? origin.http3(origin.port()) : altServices.http3For(origin, System.nanoTime());
   }

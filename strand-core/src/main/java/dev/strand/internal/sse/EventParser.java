@@ -56,6 +56,21 @@ public final class EventParser {
   }
 
   /**
+   * Forgets the partial line and event of a connection that broke off, as a new connection starts
+   * from nothing; the last event ID, the reconnection time and the events already complete are kept.
+   */
+  public void reset() {
+    lineLength = 0;
+    afterCr = false;
+    firstLine = true;
+    data.setLength(0);
+    dataBytes = 0;
+    eventType = "";
+    idBuffer = lastEventId;
+    blockRetry = null;
+  }
+
+  /**
    * Parses {@code bytes}; events they complete become available through {@link #poll}.
    *
    * @throws ProtocolException if the event being built grows past {@code maxEventSize}

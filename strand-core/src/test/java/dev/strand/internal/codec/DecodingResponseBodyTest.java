@@ -223,9 +223,12 @@ class DecodingResponseBodyTest {
     assertArrayEquals(new String[] {"gzip"}, ContentEncodings.codings("x-gzip"));
     assertArrayEquals(new String[] {"deflate", "gzip"}, ContentEncodings.codings("deflate, identity ,gzip"));
     assertArrayEquals(new String[0], ContentEncodings.codings("identity"));
-    assertNull(ContentEncodings.codings("br"));
+    assertArrayEquals(new String[] {"br", "gzip"}, ContentEncodings.codings("br, gzip"));
     assertNull(ContentEncodings.codings("gzip, compress"));
     assertTrue(ContentEncodings.zstdAvailable(), "zstd-jni is on the test class path");
-    assertEquals("gzip, deflate, zstd", ContentEncodings.ACCEPT_ENCODING);
+    assertTrue(ContentEncodings.brotliAvailable(), "brotli4j is on the test class path");
+    assertEquals("gzip, deflate, br, zstd", ContentEncodings.ACCEPT_ENCODING);
+    assertNull(ContentEncodings.undecodable("identity"));
+    assertEquals("compress is a coding this client does not decode", ContentEncodings.undecodable("gzip, compress"));
   }
 }

@@ -7,6 +7,7 @@ import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.TlsException;
 import dev.strand.TransportException;
+import dev.strand.Version;
 import dev.strand.internal.netty.DeadlineTimer;
 import dev.strand.internal.netty.ErrorMapper;
 import dev.strand.internal.netty.Exchange;
@@ -198,6 +199,11 @@ final class Http3Connection extends NettyConnection {
         : cause.getMessage() != null ? cause.getMessage() : cause.toString();
     return new ConnectException("cannot connect to " + host + ":" + quic.port() + " over QUIC: " + why
         + QuicConnector.suffix(request), request, cause);
+  }
+
+  @Override
+  public Version version() {
+    return Version.HTTP_3;
   }
 
   @Override

@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** RFC 6265 storage and retrieval, with a clock the test moves. */
-class CookieJarTest {
+class MemoryCookieJarTest {
   private static final long T0 = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
   private final AtomicLong now = new AtomicLong(T0);
-  private final CookieJar jar = new CookieJar(now::get);
+  private final MemoryCookieJar jar = new MemoryCookieJar(now::get);
 
   private static URI u(String url) {
     return URI.create(url);
@@ -178,10 +178,10 @@ class CookieJarTest {
 
   @Test
   void tooManyCookiesEvictsTheOldest() {
-    for (int i = 0; i <= CookieJar.MAX_COOKIES; i++) {
+    for (int i = 0; i <= MemoryCookieJar.MAX_COOKIES; i++) {
       jar.store(u("http://h/"), "c" + i + "=" + i);
     }
-    assertEquals(CookieJar.MAX_COOKIES, jar.cookies().size());
+    assertEquals(MemoryCookieJar.MAX_COOKIES, jar.cookies().size());
     assertEquals("c1", jar.cookies().get(0).name());
     assertNotNull(jar.cookieHeader(u("http://h/")));
   }

@@ -1,9 +1,8 @@
 package dev.strand.internal.cookie;
 
 import dev.strand.Cookie;
-import dev.strand.Headers;
+import dev.strand.CookieJar;
 import java.net.URI;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +18,7 @@ import java.util.function.LongSupplier;
  * so a request looks only at its host and the host's parent domains. At most {@value #MAX_COOKIES}
  * cookies are kept; beyond that the oldest go first.
  */
-public final class CookieJar {
+public final class MemoryCookieJar implements CookieJar {
   static final int MAX_COOKIES = 3000;
 
   private final LongSupplier clock;
@@ -29,16 +28,14 @@ public final class CookieJar {
   private volatile int size;
 
   /** @param clock current time in epoch milliseconds */
-  public CookieJar(LongSupplier clock) {
+  public MemoryCookieJar(LongSupplier clock) {
     this.clock = clock;
   }
 
-  /** Stores every Set-Cookie field of a response to {@code url}. */
-  public void storeAll(URI url, Headers headers) {
-    for (int i = 0; i < headers.size(); i++) {
-      if (headers.name(i).equalsIgnoreCase("Set-Cookie")) {
-        store(url, headers.value(i));
-      }
+  @Override
+  public void saveFromResponse(URI url, List<String> setCookies) {
+    for (String value : setCookies) {
+      store(url, value);
     }
   }
 
@@ -46,9 +43,60 @@ public final class CookieJar {
   public synchronized void store(URI url, String setCookie) {
     long now = clock.getAsLong();
     StoredCookie c = SetCookieParser.parse(setCookie, host(url), url.getRawPath(), isHttps(url), now, nextCreation);
-    if (c == null) {
-      return;
+    if (c != null) {
+      put(c, now);
     }
+  }
+
+  @Override
+  public void add(Cookie cookie) {
+    String name = cookie.name();
+    String domain = cookie.domain() == null ? "" : cookie.domain().toLowerCase(Locale.ROOT);
+    if (domain.startsWith(".")) {
+      domain = domain.substring(1);
+    }
+    if (name == null || name.isEmpty() || domain.isEmpty()) {
+      throw new IllegalArgumentException("a cookie needs a name and a domain: " + cookie);
+    }
+    if (!cookie.hostOnly() && !Domains.isIpAddress(domain) && Domains.isPublicSuffix(domain)) {
+      throw new IllegalArgumentException("cookie " + name + " names a public suffix as its domain (" + domain
+          + "): it would be sent to every site under it");
+    }
+    String path = cookie.path() == null || cookie.path().isEmpty() ? "/" : cookie.path();
+    boolean persistent = cookie.expires() != null;
+    long expiresAt = persistent ? cookie.expires().toEpochMilli() : Long.MAX_VALUE;
+    synchronized (this) {
+      put(new StoredCookie(name, cookie.value() == null ? "" : cookie.value(), domain, path, expiresAt, persistent,
+          cookie.secure(), cookie.httpOnly(), cookie.hostOnly(), nextCreation), clock.getAsLong());
+    }
+  }
+
+  @Override
+  public synchronized boolean remove(String name, String domain, String path) {
+    List<StoredCookie> list = byDomain.get(domain.toLowerCase(Locale.ROOT));
+    if (list == null) {
+      return false;
+    }
+    for (int i = 0; i < list.size(); i++) {
+      StoredCookie c = list.get(i);
+      if (c.name().equals(name) && c.path().equals(path)) {
+        list.remove(i);
+        size--;
+        removeIfEmpty(c.domain(), list);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public synchronized void clear() {
+    byDomain.clear();
+    size = 0;
+  }
+
+  /** Stores, replaces or (expired) deletes {@code c}. Holds the lock. */
+  private void put(StoredCookie c, long now) {
     List<StoredCookie> list = byDomain.get(c.domain());
     if (list != null) {
       for (int i = 0; i < list.size(); i++) {
@@ -78,8 +126,28 @@ public final class CookieJar {
 
   /** The Cookie header value for a request to {@code url}, or {@code null} if no cookie applies. */
   public String cookieHeader(URI url) {
-    if (size == 0) {
+    return header(loadForRequest(url));
+  }
+
+  /** The value of a Cookie header with {@code cookies}, or {@code null} for none. */
+  public static String header(List<Cookie> cookies) {
+    if (cookies.isEmpty()) {
       return null;
+    }
+    StringBuilder sb = new StringBuilder(cookies.size() * 24);
+    for (Cookie c : cookies) {
+      if (!sb.isEmpty()) {
+        sb.append("; ");
+      }
+      sb.append(c.name()).append('=').append(c.value());
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public List<Cookie> loadForRequest(URI url) {
+    if (size == 0) {
+      return List.of();
     }
     String host = host(url);
     String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
@@ -111,23 +179,20 @@ public final class CookieJar {
       }
     }
     if (matches.isEmpty()) {
-      return null;
+      return List.of();
     }
     // RFC 6265 5.4: longer paths first, then earlier creation.
     matches.sort((a, b) -> a.path().length() != b.path().length()
         ? Integer.compare(b.path().length(), a.path().length())
         : Long.compare(a.creation(), b.creation()));
-    StringBuilder sb = new StringBuilder(matches.size() * 24);
+    List<Cookie> out = new ArrayList<>(matches.size());
     for (StoredCookie c : matches) {
-      if (!sb.isEmpty()) {
-        sb.append("; ");
-      }
-      sb.append(c.name()).append('=').append(c.value());
+      out.add(c.toCookie());
     }
-    return sb.toString();
+    return out;
   }
 
-  /** The unexpired cookies, oldest first. */
+  @Override
   public synchronized List<Cookie> cookies() {
     long now = clock.getAsLong();
     List<StoredCookie> all = new ArrayList<>(size);
@@ -141,8 +206,7 @@ public final class CookieJar {
     all.sort((a, b) -> Long.compare(a.creation(), b.creation()));
     List<Cookie> out = new ArrayList<>(all.size());
     for (StoredCookie c : all) {
-      out.add(new Cookie(c.name(), c.value(), c.domain(), c.path(),
-          c.persistent() ? Instant.ofEpochMilli(c.expiresAt()) : null, c.secure(), c.httpOnly(), c.hostOnly()));
+      out.add(c.toCookie());
     }
     return List.copyOf(out);
   }

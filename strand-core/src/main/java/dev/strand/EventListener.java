@@ -1,0 +1,108 @@
+package dev.strand;
+
+import java.net.InetAddress;
+import java.net.SocketAddress;
+import java.util.List;
+import javax.net.ssl.SSLSession;
+
+/**
+ * What a client does, step by step, for one call: set one on the builder ({@link Client.Builder#eventListener})
+ * to see which phase of a slow call took the time, to log, or to feed metrics. Every method has a no-op
+ * default; override what you need. Each event carries the {@link Call} (its request and current attempt)
+ * and a monotonic timestamp from {@link System#nanoTime()}, so durations are differences of two events.
+ *
+ * <p>For one call the events come in this order (steps a call skips are left out): {@code callStart};
+ * then per attempt {@code connectionAcquireStart}, for a new connection {@code dnsStart}/{@code dnsEnd},
+ * {@code connectStart}/{@code connectEnd} (or {@code connectFailed}) and {@code tlsStart}/{@code tlsEnd},
+ * {@code connectionAcquired}, {@code requestHeadersSent}, {@code requestBodySent},
+ * {@code responseHeadersReceived}, {@code responseBodyReceived} and {@code connectionReleased}; between
+ * attempts {@code redirect} or {@code retry}; last {@code callEnd} (once the body was read or closed) or
+ * {@code callFailed}. Connection events belong to the call whose request opened the connection.
+ *
+ * <p>Callbacks run on whatever thread the step happened on, often an I/O thread: keep them short and
+ * never block. A listener that throws is reported once (on the {@code dev.strand} {@link System.Logger})
+ * and ignored afterwards; the call goes on. With no listener set, none of this costs anything.
+ *
+ * {@snippet :
+ * EventListener slowPhases = new EventListener() {
+ *   @Override
+ *   public void connectEnd(Call call, long nanos, SocketAddress address) {
+ *     System.out.println(call.request() + " connected to " + address);
+ *   }
+ *   @Override
+ *   public void responseHeadersReceived(Call call, long nanos, ResponseHead head) {
+ *     System.out.println(head.status() + " after " + (nanos - call.startNanos()) / 1000 + " µs");
+ *   }
+ * };
+ * Client client = Client.builder().eventListener(slowPhases).build();
+ * }
+ */
+public interface EventListener {
+  /** The call an event belongs to. */
+  interface Call {
+    /** A number unique within the client, for correlating events. */
+    long id();
+
+    /** The request as the caller made it (with the client's defaults applied). */
+    Request request();
+
+    /** 1 for the first attempt of the current hop, counting up with retries. */
+    int attempt();
+
+    /** When the call started ({@link System#nanoTime()}). */
+    long startNanos();
+  }
+
+  default void callStart(Call call, long nanos) {}
+
+  /** The call is over: its response body was read to the end or closed. */
+  default void callEnd(Call call, long nanos) {}
+
+  default void callFailed(Call call, long nanos, HttpException failure) {}
+
+  /** The call waits for a connection from the pool (which may open one). */
+  default void connectionAcquireStart(Call call, long nanos) {}
+
+  default void dnsStart(Call call, long nanos, String host) {}
+
+  default void dnsEnd(Call call, long nanos, String host, List<InetAddress> addresses) {}
+
+  /** Connecting to {@code address}: the server, a proxy, or a Unix domain socket. */
+  default void connectStart(Call call, long nanos, SocketAddress address) {}
+
+  default void connectEnd(Call call, long nanos, SocketAddress address) {}
+
+  default void connectFailed(Call call, long nanos, SocketAddress address, Throwable cause) {}
+
+  default void tlsStart(Call call, long nanos) {}
+
+  /** The TLS handshake completed: protocol, cipher and the server's certificates in {@code session}; {@code alpn} may be null. */
+  default void tlsEnd(Call call, long nanos, SSLSession session, String alpn) {}
+
+  /**
+   * The call has a connection: {@code reused} says whether it carried an exchange before, {@code poolWaitNanos}
+   * how long the call waited for it (connecting included).
+   */
+  default void connectionAcquired(Call call, long nanos, long connectionId, Version version, boolean reused,
+      long poolWaitNanos) {}
+
+  /** The call no longer uses the connection (its response ended or was closed). */
+  default void connectionReleased(Call call, long nanos, long connectionId) {}
+
+  /** The request head was written to the connection; {@code streamId} is the HTTP/2 stream, 0 on HTTP/1.1. */
+  default void requestHeadersSent(Call call, long nanos, int streamId) {}
+
+  /** The request body was written: {@code bytes} long, or -1 for a streamed body of unknown length. */
+  default void requestBodySent(Call call, long nanos, long bytes) {}
+
+  default void responseHeadersReceived(Call call, long nanos, ResponseHead head) {}
+
+  /** The response body ended after {@code bytes} (as they came off the wire, before decompression). */
+  default void responseBodyReceived(Call call, long nanos, long bytes) {}
+
+  /** A redirect is followed from {@code response} to {@code next}. */
+  default void redirect(Call call, long nanos, ResponseHead response, Request next) {}
+
+  /** The current hop is tried again, as {@code retry} says. */
+  default void retry(Call call, long nanos, RetryPolicy.Retry retry) {}
+}

@@ -1,0 +1,190 @@
+package dev.strand.internal.events;
+
+import dev.strand.EventListener;
+import dev.strand.HttpException;
+import dev.strand.Request;
+import dev.strand.ResponseHead;
+import dev.strand.RetryPolicy;
+import dev.strand.Version;
+import java.net.InetAddress;
+import java.net.SocketAddress;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import javax.net.ssl.SSLSession;
+
+/**
+ * One call's side of its client's {@link EventListener}: stamps each event with the time, and keeps a
+ * listener that throws from touching the call (the first failure is logged, later ones dropped). It
+ * travels with the call's requests as a tag, so the transport finds it with {@link #of(Request)}; a call
+ * without a listener has none, and every event site costs one null check.
+ */
+public final class CallEvents implements EventListener.Call {
+  private static final System.Logger LOG = System.getLogger("dev.strand");
+  private static final AtomicLong IDS = new AtomicLong();
+
+  private final EventListener listener;
+  private final AtomicBoolean reported;
+  private final long id = IDS.incrementAndGet();
+  private final long startNanos = System.nanoTime();
+  private volatile Request request;
+  private volatile int attempt = 1;
+  private volatile long acquireStartNanos;
+  private volatile long connectionId;
+
+  /** @param reported shared by the client's calls: set once a throwing listener has been logged */
+  public CallEvents(EventListener listener, AtomicBoolean reported) {
+    this.listener = listener;
+    this.reported = reported;
+  }
+
+  /** The events of the call {@code request} belongs to, or {@code null} when its client has no listener. */
+  public static CallEvents of(Request request) {
+    return request == null ? null : request.tag(CallEvents.class);
+  }
+
+  /** {@code request} carrying these events, for the transport to find. */
+  public Request attachTo(Request request) {
+    this.request = this.request == null ? request : this.request;
+    return request.toBuilder().tag(CallEvents.class, this).build();
+  }
+
+  @Override
+  public long id() {
+    return id;
+  }
+
+  @Override
+  public Request request() {
+    return request;
+  }
+
+  @Override
+  public int attempt() {
+    return attempt;
+  }
+
+  @Override
+  public long startNanos() {
+    return startNanos;
+  }
+
+  public void attempt(int attempt) {
+    this.attempt = attempt;
+  }
+
+  private void emit(Consumer<EventListener> event) {
+    try {
+      event.accept(listener);
+    } catch (RuntimeException | LinkageError e) {
+      if (reported.compareAndSet(false, true)) {
+        LOG.log(System.Logger.Level.WARNING, "event listener " + listener + " threw; its failures are ignored from now on", e);
+      }
+    }
+  }
+
+  public void callStart() {
+    long t = System.nanoTime();
+    emit(l -> l.callStart(this, t));
+  }
+
+  public void callEnd() {
+    long t = System.nanoTime();
+    emit(l -> l.callEnd(this, t));
+  }
+
+  public void callFailed(Throwable failure) {
+    long t = System.nanoTime();
+    HttpException e = failure instanceof HttpException he ? he
+        : new dev.strand.TransportException(String.valueOf(failure), request, failure);
+    emit(l -> l.callFailed(this, t, e));
+  }
+
+  public void connectionAcquireStart() {
+    long t = System.nanoTime();
+    acquireStartNanos = t;
+    emit(l -> l.connectionAcquireStart(this, t));
+  }
+
+  public void dnsStart(String host) {
+    long t = System.nanoTime();
+    emit(l -> l.dnsStart(this, t, host));
+  }
+
+  public void dnsEnd(String host, List<InetAddress> addresses) {
+    long t = System.nanoTime();
+    emit(l -> l.dnsEnd(this, t, host, addresses));
+  }
+
+  public void connectStart(SocketAddress address) {
+    long t = System.nanoTime();
+    emit(l -> l.connectStart(this, t, address));
+  }
+
+  public void connectEnd(SocketAddress address) {
+    long t = System.nanoTime();
+    emit(l -> l.connectEnd(this, t, address));
+  }
+
+  public void connectFailed(SocketAddress address, Throwable cause) {
+    long t = System.nanoTime();
+    emit(l -> l.connectFailed(this, t, address, cause));
+  }
+
+  public void tlsStart() {
+    long t = System.nanoTime();
+    emit(l -> l.tlsStart(this, t));
+  }
+
+  public void tlsEnd(SSLSession session, String alpn) {
+    long t = System.nanoTime();
+    emit(l -> l.tlsEnd(this, t, session, alpn));
+  }
+
+  public void connectionAcquired(long connectionId, Version version, boolean reused) {
+    this.connectionId = connectionId;
+    long t = System.nanoTime();
+    long waited = acquireStartNanos == 0 ? 0 : t - acquireStartNanos;
+    emit(l -> l.connectionAcquired(this, t, connectionId, version, reused, waited));
+  }
+
+  /** The current exchange no longer uses the connection it acquired last. */
+  public void connectionReleased() {
+    long t = System.nanoTime();
+    long id = connectionId;
+    if (id != 0) {
+      emit(l -> l.connectionReleased(this, t, id));
+    }
+  }
+
+  public void requestHeadersSent(int streamId) {
+    long t = System.nanoTime();
+    emit(l -> l.requestHeadersSent(this, t, streamId));
+  }
+
+  public void requestBodySent(long bytes) {
+    long t = System.nanoTime();
+    emit(l -> l.requestBodySent(this, t, bytes));
+  }
+
+  public void responseHeadersReceived(ResponseHead head) {
+    long t = System.nanoTime();
+    emit(l -> l.responseHeadersReceived(this, t, head));
+  }
+
+  public void responseBodyReceived(long bytes) {
+    long t = System.nanoTime();
+    emit(l -> l.responseBodyReceived(this, t, bytes));
+  }
+
+  public void redirect(ResponseHead response, Request next) {
+    long t = System.nanoTime();
+    emit(l -> l.redirect(this, t, response, next));
+  }
+
+  public void retry(RetryPolicy.Retry retry) {
+    long t = System.nanoTime();
+    emit(l -> l.retry(this, t, retry));
+  }
+}
