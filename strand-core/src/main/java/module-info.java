@@ -1,6 +1,12 @@
 /** Strand: an HTTP client. Only {@code dev.strand} is API; {@code dev.strand.internal.*} is not exported. */
 module dev.strand {
   exports dev.strand;
+  // The engine's pieces the HTTP/3 module (dev.strand:strand-http3) builds on; no one else sees them.
+  exports dev.strand.internal.netty to dev.strand.http3;
+  exports dev.strand.internal.pool to dev.strand.http3;
+  exports dev.strand.internal.tls to dev.strand.http3;
+
+  uses dev.strand.internal.netty.Http3Provider;
 
   requires io.netty.buffer;
   requires io.netty.codec;

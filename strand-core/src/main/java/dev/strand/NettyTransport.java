@@ -6,7 +6,8 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The default transport: HTTP/1.1 and HTTP/2 (see {@link Builder#version}) over TCP or TLS
+ * The default transport: HTTP/1.1 and HTTP/2 (see {@link Builder#version}), and HTTP/3 over QUIC with the
+ * {@code dev.strand:strand-http3} module, over TCP or TLS
  * ({@link Builder#tls}), directly or through a {@link Proxy} ({@link Builder#proxy}), on Netty, native epoll when available (else NIO), with a per-origin
  * connection pool whose acquire, release and hand-off cost O(1) whatever its size. An HTTP/1.1
  * connection carries one exchange at a time; an HTTP/2 connection as many as the server's
@@ -147,12 +148,23 @@ public final class NettyTransport implements Transport {
     /**
      * The HTTP version policy (default {@link Version#HTTP_1_1}): {@link Version#HTTP_2} offers h2
      * then http/1.1 through ALPN on {@code https} and speaks HTTP/1.1 in cleartext;
-     * {@link Version#HTTP_2_PRIOR_KNOWLEDGE} speaks HTTP/2 from the first byte, also in cleartext (h2c).
+     * {@link Version#HTTP_2_PRIOR_KNOWLEDGE} speaks HTTP/2 from the first byte, also in cleartext (h2c);
+     * {@link Version#HTTP_3} speaks HTTP/3 over QUIC to {@code https} origins, and
+     * {@link Version#HTTP_3_ALT_SVC} upgrades to it where {@code Alt-Svc} says so, falling back to TCP.
+     * The HTTP/3 policies need the {@code dev.strand:strand-http3} module: without it {@link #build()}
+     * fails with {@link IllegalStateException}.
+     *
+     * @implNote HTTP/3: one QUIC connection carries as many requests as the server's initial
+     *     bidirectional stream limit (at most 1000); each stream has a 1 MiB receive window (16 MiB per
+     *     connection) and is read with the same backpressure as HTTP/2. The connect timeout bounds the
+     *     QUIC handshake. Under {@link Version#HTTP_3_ALT_SVC} a request waits at most 500 ms (or its
+     *     connect timeout, if shorter) for a QUIC connection before it goes over TCP; a QUIC connection
+     *     still coming up then serves later requests.
      */
     public Builder version(Version version) {
       Objects.requireNonNull(version, "version");
       if (version == Version.HTTP_1_0) {
-        throw new IllegalArgumentException("HTTP/1.0 is not a version policy: use HTTP_1_1, HTTP_2 or HTTP_2_PRIOR_KNOWLEDGE");
+        throw new IllegalArgumentException("HTTP/1.0 is not a version policy: use HTTP_1_1, HTTP_2, HTTP_2_PRIOR_KNOWLEDGE, HTTP_3 or HTTP_3_ALT_SVC");
       }
       this.version = version;
       return this;

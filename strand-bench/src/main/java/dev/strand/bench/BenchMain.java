@@ -79,7 +79,8 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--scenario", split = ",", paramLabel = "PATH",
       description = "Scenarios: /small, /big, /delay/MS (leading slash optional); https (/small over HTTPS/1.1), "
           + "h2 (/small over HTTP/2 by ALPN), h2c (prior knowledge), handshake (strand, new TLS connection per "
-          + "request, JDK and OpenSSL engines). Default /small,/big,/delay/50,https,h2.")
+          + "request, JDK and OpenSSL engines), h3 (/small over HTTP/3), caddy-h2 and caddy-h3 (Caddy's /small.json, "
+          + "STRAND_CADDY_URL). Default /small,/big,/delay/50,https,h2.")
   List<String> scenarios;
 
   @Option(names = "--warmup", paramLabel = "S", description = "Warm-up seconds at the start of each JVM. Default 10; doubled for HTTP/2 scenarios.")
@@ -247,7 +248,8 @@ public final class BenchMain implements Callable<Integer> {
       if (tlsServers) {
         ServerStats.trust(embedded.ca());
         serverDesc += "; HTTPS (ALPN h2 + http/1.1, test CA, JDK TLS) at " + embedded.tlsUri() + " and h2c at "
-            + embedded.h2cUri() + ", both SETTINGS_MAX_CONCURRENT_STREAMS " + ServerMain.MAX_STREAMS;
+            + embedded.h2cUri() + ", both SETTINGS_MAX_CONCURRENT_STREAMS " + ServerMain.MAX_STREAMS
+            + "; HTTP/3 (Netty QUIC, initial_max_streams_bidi " + ServerMain.MAX_STREAMS + ") at " + embedded.h3Uri();
       }
     }
     try {
@@ -257,8 +259,9 @@ public final class BenchMain implements Callable<Integer> {
       }
       Map<String, Integer> expected = new LinkedHashMap<>();
       for (String scenario : scenarios) {
-        // Same endpoint, same bytes on every server: probe the cleartext one.
-        expected.put(scenario, probeLength(base.resolve(Scenario.of(scenario).path())));
+        // Same endpoint, same bytes on every server: probe the cleartext one (Caddy's /small.json is /small).
+        Scenario sc = Scenario.of(scenario);
+        expected.put(scenario, probeLength(base.resolve(sc.onCaddy() ? "/small" : sc.path())));
       }
 
       Map<String, String> setups = new LinkedHashMap<>();
@@ -304,10 +307,11 @@ public final class BenchMain implements Callable<Integer> {
       Duration each = secs(duration);
       for (String scenario : scenarios) {
         Scenario sc = Scenario.of(scenario);
-        URI on = switch (sc.wire()) {
+        URI on = sc.onCaddy() ? caddy() : switch (sc.wire()) {
           case H1 -> base;
           case H1_TLS, H2_TLS -> embedded == null ? null : embedded.tlsUri();
           case H2C -> embedded == null ? null : embedded.h2cUri();
+          case H3 -> embedded == null ? null : embedded.h3Uri();
         };
         URI url = on == null ? null : on.resolve(sc.path());
         URI scenarioStats = on == null ? null : on.equals(base) ? statsBase
@@ -339,8 +343,9 @@ public final class BenchMain implements Callable<Integer> {
             cells.addAll(AiohttpRunner.run(url, scenario, concurrency, expect, warm, re, each, batches, scenarioStats,
                 progress::update, logs.resolve("aiohttp.log")));
           } else {
-            cells.addAll(javaClient(client, url, sc, expect, scenarioStats, embedded == null ? null : embedded.ca(),
-                progress, logs));
+            Path ca = sc.onCaddy() ? Path.of(System.getenv("STRAND_TLS_CA"))
+                : embedded == null ? null : embedded.ca();
+            cells.addAll(javaClient(client, url, sc, expect, scenarioStats, ca, progress, logs));
           }
         }
       }
@@ -400,13 +405,26 @@ public final class BenchMain implements Callable<Integer> {
    * took ~15 s of JIT here before throughput settled (measured with 10/15/20 s), against ~8 s on HTTP/1.1.
    */
   double warmupFor(Scenario sc) {
-    return sc.wire().h2() ? 2 * warmup : warmup;
+    return sc.wire().h2() || sc.wire() == dev.strand.bench.clients.Wire.H3 ? 2 * warmup : warmup;
+  }
+
+  /** The Caddy that bin/test starts ({@code STRAND_CADDY_URL}, trusted through {@code STRAND_TLS_CA}), or null. */
+  static URI caddy() {
+    String url = System.getenv("STRAND_CADDY_URL");
+    String ca = System.getenv("STRAND_TLS_CA");
+    return url == null || url.isBlank() || ca == null || ca.isBlank() ? null : URI.create(url + "/");
   }
 
   /** Why {@code client} does not run {@code sc}, or null when it does. */
   static String notApplicable(String client, Scenario sc, URI url) {
+    if (url == null && sc.onCaddy()) {
+      return "STRAND_CADDY_URL and STRAND_TLS_CA are not set (bin/test starts Caddy)";
+    }
     if (url == null) {
       return "TLS and h2c scenarios need the embedded server";
+    }
+    if (sc.wire() == dev.strand.bench.clients.Wire.H3 && REFERENCES.contains(client)) {
+      return "no HTTP/3";
     }
     if (client.equals("wrk")) {
       return sc.wire().h2() ? "HTTP/1.1 only" : sc.handshake() ? "no per-request new connection" : null;

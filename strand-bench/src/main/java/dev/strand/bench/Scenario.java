@@ -8,14 +8,20 @@ import java.util.List;
  * A scenario as named on the command line: a path on the cleartext HTTP/1.1 server ({@code /small}, {@code /big},
  * {@code /delay/MS}), or {@code https} / {@code h2} / {@code h2c} ({@code /small} over HTTPS/1.1, HTTP/2 by ALPN,
  * HTTP/2 with prior knowledge), or {@code handshake-jdk} / {@code handshake-openssl} (strand only, every request
- * on a new TLS connection: the req/s are handshakes/s).
+ * on a new TLS connection: the req/s are handshakes/s), or {@code h3} ({@code /small} over HTTP/3 from the
+ * testkit's QUIC server), or {@code caddy-h2} / {@code caddy-h3} ({@code /small.json} from the Caddy that bin/test
+ * starts, {@code STRAND_CADDY_URL} and {@code STRAND_TLS_CA}, over HTTP/2 and HTTP/3).
  */
 record Scenario(String name, String path, Wire wire, String engine) {
 
-  static final List<String> NAMED = List.of("https", "h2", "h2c", "handshake-jdk", "handshake-openssl");
+  static final List<String> NAMED = List.of("https", "h2", "h2c", "handshake-jdk", "handshake-openssl", "h3",
+      "caddy-h2", "caddy-h3");
 
   static Scenario of(String name) {
     return switch (name) {
+      case "h3" -> new Scenario(name, "/small", Wire.H3, null);
+      case "caddy-h2" -> new Scenario(name, "/small.json", Wire.H2_TLS, null);
+      case "caddy-h3" -> new Scenario(name, "/small.json", Wire.H3, null);
       case "https" -> new Scenario(name, "/small", Wire.H1_TLS, null);
       case "h2" -> new Scenario(name, "/small", Wire.H2_TLS, null);
       case "h2c" -> new Scenario(name, "/small", Wire.H2C, null);
@@ -44,8 +50,13 @@ record Scenario(String name, String path, Wire wire, String engine) {
     return engine != null;
   }
 
-  /** Needs the HTTPS or h2c server. */
+  /** Needs the HTTPS, h2c or HTTP/3 server. */
   boolean needsTlsServers() {
-    return wire != Wire.H1;
+    return wire != Wire.H1 && !onCaddy();
+  }
+
+  /** Runs against the external Caddy ({@code STRAND_CADDY_URL}), whose {@code /small.json} is the testkit's /small. */
+  boolean onCaddy() {
+    return name.startsWith("caddy-");
   }
 }

@@ -1,5 +1,6 @@
 package dev.strand.bench;
 
+import dev.strand.testkit.Http3TestServer;
 import dev.strand.testkit.TestServer;
 import dev.strand.testkit.tls.TestPki;
 import java.io.IOException;
@@ -8,8 +9,8 @@ import java.nio.file.Path;
 /**
  * The embedded server's process: testkit {@link TestServer}s on loopback. The cleartext HTTP/1.1 server
  * always; with {@code --tls-dir DIR} also an HTTPS server (ALPN offers h2 and http/1.1, certificate from a
- * fresh {@link TestPki} in DIR) and an h2c server (prior knowledge). Prints {@code TLS <base> <ca.pem>} and
- * {@code H2C <base>} for those, then {@code LISTENING <base URI> <transport>}, and exits when its standard
+ * fresh {@link TestPki} in DIR), an h2c server (prior knowledge) and an {@link Http3TestServer} (QUIC, the same
+ * certificate). Prints {@code TLS <base> <ca.pem>}, {@code H2C <base>} and {@code H3 <base>} for those, then {@code LISTENING <base URI> <transport>}, and exits when its standard
  * input closes, so it never outlives the bench that started it.
  */
 public final class ServerMain {
@@ -35,6 +36,7 @@ public final class ServerMain {
     TestServer server = TestServer.builder().host(host).port(0).ioThreads(threads).build();
     TestServer tls = null;
     TestServer h2c = null;
+    Http3TestServer h3 = null;
     if (tlsDir != null) {
       TestPki pki = TestPki.generate(tlsDir);
       tls = TestServer.builder().host(host).port(0).ioThreads(threads)
@@ -43,6 +45,8 @@ public final class ServerMain {
           .maxConcurrentStreams(MAX_STREAMS).build();
       System.out.println("TLS " + tls.baseUri() + " " + pki.ca().cert().toAbsolutePath());
       System.out.println("H2C " + h2c.baseUri());
+      h3 = Http3TestServer.start(pki.server().cert(), pki.server().key(), MAX_STREAMS);
+      System.out.println("H3 " + h3.url(""));
     }
     System.out.println("LISTENING " + server.baseUri() + " " + server.transportName());
     System.out.flush();
@@ -53,6 +57,7 @@ public final class ServerMain {
     if (tls != null) {
       tls.close();
       h2c.close();
+      h3.close();
     }
     System.exit(0);
   }

@@ -23,8 +23,10 @@ final class ServerProcess implements AutoCloseable {
   private final URI tlsUri;
   private final Path ca;
   private final URI h2cUri;
+  private final URI h3Uri;
 
-  private ServerProcess(Process process, URI baseUri, String transport, URI tlsUri, Path ca, URI h2cUri) {
+  private ServerProcess(Process process, URI baseUri, String transport, URI tlsUri, Path ca, URI h2cUri, URI h3Uri) {
+    this.h3Uri = h3Uri;
     this.process = process;
     this.baseUri = baseUri;
     this.transport = transport;
@@ -72,6 +74,7 @@ final class ServerProcess implements AutoCloseable {
     URI tls = null;
     Path ca = null;
     URI h2c = null;
+    URI h3 = null;
     for (String x : extra) {
       String[] f = x.split(" ");
       if (f[0].equals("TLS")) {
@@ -79,9 +82,11 @@ final class ServerProcess implements AutoCloseable {
         ca = Path.of(f[2]);
       } else if (f[0].equals("H2C")) {
         h2c = URI.create(f[1]);
+      } else if (f[0].equals("H3")) {
+        h3 = URI.create(f[1]);
       }
     }
-    return new ServerProcess(p, base, parts.length > 2 ? parts[2] : "?", tls, ca, h2c);
+    return new ServerProcess(p, base, parts.length > 2 ? parts[2] : "?", tls, ca, h2c, h3);
   }
 
   URI baseUri() {
@@ -96,6 +101,11 @@ final class ServerProcess implements AutoCloseable {
   /** The CA certificate (PEM) that issued the HTTPS server's certificate. */
   Path ca() {
     return ca;
+  }
+
+  /** The HTTP/3 (QUIC) server, or null when not started. */
+  URI h3Uri() {
+    return h3Uri;
   }
 
   /** The h2c (prior knowledge) server, or null when not started. */

@@ -100,6 +100,8 @@ final class ArgParser {
       case "--http1.1" -> o.http11 = true;
       case "--http2" -> o.http2 = true;
       case "--http2-prior-knowledge" -> o.http2PriorKnowledge = true;
+      case "--http3" -> o.http3 = true;
+      case "--http3-only" -> o.http3Only = true;
       case "--digest" -> o.digest = true;
       case "--compressed" -> o.compressed = true;
       case "--no-compressed" -> o.compressed = false;

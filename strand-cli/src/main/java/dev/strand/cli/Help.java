@@ -57,6 +57,9 @@ final class Help {
             --http1.1            HTTP/1.1 only (the default)
             --http2              offer HTTP/2 over TLS (ALPN), falling back to HTTP/1.1
             --http2-prior-knowledge   HTTP/2 without negotiation (h2c on http://)
+            --http3              HTTP/2 or 1.1 over TCP, then HTTP/3 (QUIC) where the server advertises
+                                 it (Alt-Svc, e.g. after a redirect); QUIC failures fall back to TCP
+            --http3-only         HTTP/3 over QUIC to https:// URLs, no fallback
         -x, --proxy URL          send through this proxy: http://[user:pass@]host:port (https:// and
                                  WebSockets go through a CONNECT tunnel) or socks5://[user:pass@]host:port
             --no-proxy-env       ignore http_proxy, https_proxy, all_proxy and no_proxy (and their upper

@@ -50,6 +50,8 @@ final class Options {
   boolean http11;
   boolean http2;
   boolean http2PriorKnowledge;
+  boolean http3;
+  boolean http3Only;
   boolean compressed = true;
   boolean fail;
   boolean sse;

@@ -278,6 +278,12 @@ final class Transfer {
   }
 
   private Version version() {
+    if (o.http3Only) {
+      return Version.HTTP_3;
+    }
+    if (o.http3) {
+      return Version.HTTP_3_ALT_SVC;
+    }
     if (o.http2PriorKnowledge) {
       return Version.HTTP_2_PRIOR_KNOWLEDGE;
     }

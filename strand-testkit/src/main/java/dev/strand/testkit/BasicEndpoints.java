@@ -164,6 +164,19 @@ final class BasicEndpoints {
         c.send(res);
     }
 
+    /** 200 with {@code Alt-Svc: h3=":PORT"; ma=60}: HTTP/3 is on UDP {@code port} of this host (an Http3TestServer). */
+    static Exchange altSvc(long port) {
+        if (port < 1 || port > 65535) {
+            return Routes.badRequest("port must be between 1 and 65535");
+        }
+        return Exchange.of(c -> {
+            FullHttpResponse res = HttpConnection.response(HttpResponseStatus.OK, "text/plain; charset=utf-8",
+                    ("HTTP/3 on UDP port " + port + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            res.headers().set("alt-svc", "h3=\":" + port + "\"; ma=60");
+            c.send(res);
+        });
+    }
+
     private static FullHttpResponse redirectResponse(HttpResponseStatus status, String location) {
         FullHttpResponse res = HttpConnection.status(status);
         res.headers().set(HttpHeaderNames.LOCATION, location);

@@ -58,6 +58,7 @@ final class Routes {
                     ? badRequest("redirect count must be >= 1")
                     : BasicEndpoints.redirect(n));
             case "/status" -> withLength(arg, BasicEndpoints::status);
+            case "/alt-svc" -> withLength(arg, BasicEndpoints::altSvc);
             case "/basic-auth" -> BasicEndpoints.basicAuth(arg);
             case "/fault" -> FaultEndpoints.route(arg);
             case "/ws" -> WebSocketEndpoints.route(arg);

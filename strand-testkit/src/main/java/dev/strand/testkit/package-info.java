@@ -26,6 +26,8 @@
  * <tr><td>{@code /delay/MS}</td><td>as {@code /small}, after MS ms (a timer, not a sleep)</td></tr>
  * <tr><td>{@code /drip?bytes=N&delay=MS&interval=MS}</td><td>after {@code delay} (0): head with
  *     Content-Length N (10) and pattern byte 0, then one byte every {@code interval} (100) ms</td></tr>
+ * <tr><td>{@code /alt-svc/PORT}</td><td>200 with {@code Alt-Svc: h3=":PORT"; ma=60}, for HTTP/3 upgrade tests
+ * (see {@link dev.strand.testkit.Http3TestServer})</td></tr>
  * <tr><td>{@code /status/CODE}</td><td>CODE (100-599), standard reason, empty body; Content-Length: 0
  *     except on 1xx, 204 and 304</td></tr>
  * <tr><td>{@code /redirect/N}</td><td>302, Location {@code /redirect/N-1}; {@code /redirect/1} points to

@@ -73,6 +73,9 @@ public final class Clients {
       return name.equals("strand") || name.startsWith("fake") ? null
           : "the handshake measurement compares strand's two TLS engines only";
     }
+    if (wire == Wire.H3) {
+      return name.startsWith("strand") || name.startsWith("fake") ? null : "no HTTP/3 client wired in this bench";
+    }
     if (name.startsWith("restclient-") && wire != Wire.H1) {
       return "the RestClient variants run on cleartext HTTP/1.1 only";
     }

@@ -53,6 +53,7 @@ final class OkHttpBench implements BenchClient {
       // OkHttp's default list: h2 when ALPN agrees.
       case H2_TLS -> List.of(Protocol.HTTP_2, Protocol.HTTP_1_1);
       case H2C -> List.of(Protocol.H2_PRIOR_KNOWLEDGE);
+      case H3 -> throw new IllegalArgumentException("OkHttp has no HTTP/3");
     };
   }
 

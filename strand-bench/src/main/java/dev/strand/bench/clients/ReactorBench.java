@@ -40,6 +40,7 @@ final class ReactorBench implements BenchClient {
       case H2_TLS -> c.protocol(HttpProtocol.H2).secure(ssl -> ssl.sslContext(Http2SslContextSpec.forClient()
           .configure(b -> b.trustManager(ca))));
       case H2C -> c.protocol(HttpProtocol.H2C);
+      case H3 -> throw new IllegalArgumentException("HTTP/3 is not wired for Reactor Netty in this bench");
     };
   }
 

@@ -9,10 +9,12 @@ public enum Wire {
   /** HTTP/2 over TLS, negotiated by ALPN. */
   H2_TLS,
   /** Cleartext HTTP/2 with prior knowledge. */
-  H2C;
+  H2C,
+  /** HTTP/3 over QUIC, straight away. */
+  H3;
 
   public boolean tls() {
-    return this == H1_TLS || this == H2_TLS;
+    return this == H1_TLS || this == H2_TLS || this == H3;
   }
 
   public boolean h2() {

@@ -1,7 +1,7 @@
 package dev.strand.internal.netty;
 
 /** Where a {@link NettyResponseBody} asks for more bytes or gives up: an HTTP/1.1 connection or an HTTP/2 stream. */
-interface BodyOwner {
+public interface BodyOwner {
   /** The consumer took enough of {@code b}: read on (any thread). */
   void resumeReading(NettyResponseBody b);
 

@@ -11,13 +11,13 @@ import java.util.concurrent.TimeUnit;
  * HTTP/2 connection with a timer per stream kept every finished stream reachable from the event
  * loop's timer queue until its timeout had passed). Confined to the connection's event loop.
  */
-final class DeadlineTimer {
+public final class DeadlineTimer {
   /** What {@link Check#expire} returns when nothing is left to time. */
-  static final long NONE = Long.MIN_VALUE;
+  public static final long NONE = Long.MIN_VALUE;
 
   /** The connection's side: fails what is overdue at {@code now} and returns the next deadline, or {@link #NONE}. */
   @FunctionalInterface
-  interface Check {
+  public interface Check {
     long expire(long now);
   }
 
@@ -27,7 +27,7 @@ final class DeadlineTimer {
   private ScheduledFuture<?> scheduled;
   private long at;
 
-  DeadlineTimer(EventLoop loop, Check check) {
+  public DeadlineTimer(EventLoop loop, Check check) {
     this.loop = loop;
     this.check = check;
   }
@@ -38,7 +38,7 @@ final class DeadlineTimer {
   }
 
   /** Makes sure the timer fires no later than {@code deadline} (a {@link System#nanoTime} value, or {@link #NONE}). */
-  void armBy(long deadline) {
+  public void armBy(long deadline) {
     if (deadline == NONE || (scheduled != null && deadline - at >= 0)) {
       return;
     }

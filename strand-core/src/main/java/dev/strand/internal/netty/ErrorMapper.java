@@ -20,11 +20,11 @@ import java.nio.channels.UnresolvedAddressException;
 import java.net.UnknownHostException;
 
 /** Turns Netty and socket failures into Strand's exceptions, with messages that name what failed. */
-final class ErrorMapper {
+public final class ErrorMapper {
   private ErrorMapper() {}
 
   /** A failure to open a connection to {@code origin}. */
-  static HttpException connect(Throwable cause, Request request, Origin origin) {
+  public static HttpException connect(Throwable cause, Request request, Origin origin) {
     if (cause instanceof HttpException e) {
       return e.request() == request ? e : sameKind(e, request);
     }
@@ -142,22 +142,22 @@ final class ErrorMapper {
     return new ProtocolException("server sent bytes beyond the end of the response (" + request + ")", request);
   }
 
-  static ProtocolException tooManyInterim(Request request, int limit) {
+  public static ProtocolException tooManyInterim(Request request, int limit) {
     return new ProtocolException("server sent more than " + limit + " interim (1xx) responses without a final one ("
         + request + ")", request);
   }
 
-  static ProtocolException noResponse(Request request) {
+  public static ProtocolException noResponse(Request request) {
     return new ProtocolException("server closed the connection without a response (" + request + ")", request);
   }
 
-  static ProtocolException truncated(Request request, long received, long expected) {
+  public static ProtocolException truncated(Request request, long received, long expected) {
     return new ProtocolException("connection closed before the end of the response body (received " + received
         + (expected >= 0 ? " of " + expected : "") + " bytes) (" + request + ")", request);
   }
 
   /** A socket error while the exchange was in flight. */
-  static TransportException io(Throwable cause, Request request) {
+  public static TransportException io(Throwable cause, Request request) {
     if (cause instanceof HttpException e) {
       return e instanceof TransportException t && e.request() == request ? t : sameKind(e, request);
     }
@@ -179,7 +179,7 @@ final class ErrorMapper {
   }
 
   /** Seconds with one decimal, e.g. {@code "5.0 s"}. */
-  static String seconds(long nanos) {
+  public static String seconds(long nanos) {
     long tenths = Math.round(nanos / 100_000_000.0);
     return (tenths / 10) + "." + (tenths % 10) + " s";
   }

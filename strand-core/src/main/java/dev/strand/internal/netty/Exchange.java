@@ -16,8 +16,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * One call of {@code send}: waits for a connection, then is carried by a {@link NettyConnection}.
  * Also the task that starts it on the connection's event loop, so the thread hop allocates nothing.
+ *
+ * <p>An exchange sent over HTTP/3 waits in line under the QUIC key ({@link Origin#http3}); when it
+ * may fall back ({@link dev.strand.Version#HTTP_3_ALT_SVC}), a failed QUIC connection or one slower than
+ * the head start sends it to the origin's TCP connections instead, without the caller noticing.
  */
-final class Exchange extends Waiter<NettyConnection> implements Runnable {
+public final class Exchange extends Waiter<NettyConnection> implements Runnable {
   final NettyEngine engine;
   final Request request;
   final Origin origin;
@@ -34,6 +38,11 @@ final class Exchange extends Waiter<NettyConnection> implements Runnable {
   private int unprocessedRetries;
   private volatile NettyConnection connection;
   private volatile ScheduledFuture<?> poolTimer;
+  /** The key it waits under: {@link #origin}, or the QUIC endpoint for HTTP/3. */
+  private volatile Origin poolOrigin;
+  /** Waiting for a QUIC connection, with TCP to fall back on. */
+  private volatile boolean mayFallBack;
+  private volatile ScheduledFuture<?> headStart;
 
   Exchange(NettyEngine engine, Request request, Origin origin) {
     this.engine = engine;
@@ -48,17 +57,77 @@ final class Exchange extends Waiter<NettyConnection> implements Runnable {
     if (events != null) {
       events.connectionAcquireStart();
     }
+    this.poolOrigin = origin;
+  }
+
+  public Request request() {
+    return request;
+  }
+
+  /** The origin of the request (for HTTP/3, not the QUIC key its connection is pooled under). */
+  public Origin origin() {
+    return origin;
+  }
+
+  public boolean isHead() {
+    return head;
+  }
+
+  /** Whether the caller has its response or failure already (or cancelled). */
+  public boolean isDone() {
+    return future.isDone();
+  }
+
+  /**
+   * Waits for an HTTP/3 connection to {@code quic}; with {@code fallBack}, takes TCP instead if none
+   * comes up within {@link NettyEngine#HTTP3_HEAD_START_NANOS} (or the connect timeout, if shorter).
+   */
+  void acquireHttp3(Origin quic, boolean fallBack) {
+    poolOrigin = quic;
+    mayFallBack = fallBack;
+    if (engine.pool.acquire(quic, this, false)) {
+      armPoolTimer();
+    }
+    if (fallBack && connection == null && !future.isDone()) {
+      Timeout t = request.timeout() != null ? request.timeout() : Timeout.DEFAULT;
+      long wait = t.connect() == null ? NettyEngine.HTTP3_HEAD_START_NANOS
+          : Math.min(NettyEngine.HTTP3_HEAD_START_NANOS, t.connect().toNanos());
+      headStart = engine.loops.group.next().schedule(() -> {
+        if (mayFallBack && engine.pool.cancel(quic, this)) {
+          fallBack();
+        }
+      }, wait, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** Leaves HTTP/3 for the origin's TCP connections. */
+  private void fallBack() {
+    mayFallBack = false;
+    cancelTimers();
+    poolOrigin = origin;
+    if (engine.pool.acquire(origin, this, false)) {
+      armPoolTimer();
+    }
+  }
+
+  private void cancelTimers() {
+    ScheduledFuture<?> timer = poolTimer;
+    if (timer != null) {
+      timer.cancel(false);
+    }
+    ScheduledFuture<?> start = headStart;
+    if (start != null) {
+      start.cancel(false);
+    }
   }
 
   @Override
   protected void onConnection(NettyConnection c) {
     connection = c;
+    mayFallBack = false;
+    cancelTimers();
     if (events != null) {
       events.connectionAcquired(c.id, c.version(), c.isReused());
-    }
-    ScheduledFuture<?> timer = poolTimer;
-    if (timer != null) {
-      timer.cancel(false);
     }
     if (c.eventLoop().inEventLoop()) {
       c.begin(this);
@@ -75,14 +144,19 @@ final class Exchange extends Waiter<NettyConnection> implements Runnable {
 
   @Override
   protected void onFailure(Throwable cause) {
+    if (mayFallBack && poolOrigin.isHttp3() && !future.isDone()) {
+      fallBack(); // QUIC failed (the engine marked it broken); the caller never hears of it
+      return;
+    }
     future.completeExceptionally(ErrorMapper.connect(cause, request, origin));
   }
 
   /** Called after the pool put this exchange in line behind a full pool. */
   void armPoolTimer() {
     if (poolTimeoutNanos > 0 && !future.isDone()) {
+      Origin key = poolOrigin;
       poolTimer = engine.loops.group.next().schedule(() -> {
-        if (engine.pool.cancel(origin, this)) {
+        if (poolOrigin == key && engine.pool.cancel(key, this)) {
           future.completeExceptionally(ErrorMapper.poolTimeout(request, poolTimeoutNanos, origin));
         }
       }, poolTimeoutNanos, TimeUnit.NANOSECONDS);
@@ -102,7 +176,7 @@ final class Exchange extends Waiter<NettyConnection> implements Runnable {
   void retry() {
     attempt++;
     connection = null;
-    if (engine.pool.acquire(origin, this, true)) {
+    if (engine.pool.acquire(poolOrigin, this, true)) {
       armPoolTimer();
     }
   }
@@ -120,25 +194,26 @@ final class Exchange extends Waiter<NettyConnection> implements Runnable {
    * As {@link #retryUnprocessed()}; {@code fresh} false lets the pool hand back the same connection
    * (an HTTP/2 stream the server refused: the connection itself is fine, and may be the only one allowed).
    */
-  boolean retryUnprocessed(boolean fresh) {
+  public boolean retryUnprocessed(boolean fresh) {
     RequestBody body = request.body();
     if (future.isDone() || unprocessedRetries >= 3 || (body != null && !body.isRepeatable())) {
       return false;
     }
     unprocessedRetries++;
     connection = null;
-    if (engine.pool.acquire(origin, this, fresh)) {
+    if (engine.pool.acquire(poolOrigin, this, fresh)) {
       armPoolTimer();
     }
     return true;
   }
 
-  void fail(HttpException e) {
+  public void fail(HttpException e) {
     future.completeExceptionally(e);
   }
 
   /** Hands {@code r} to the caller; if the call was cancelled meanwhile, closing it drops what still arrives. */
-  void deliver(StreamingResponse r) {
+  public void deliver(StreamingResponse r) {
+    engine.responded(origin, r);
     if (events != null) {
       events.responseHeadersReceived(r);
     }
@@ -149,11 +224,9 @@ final class Exchange extends Waiter<NettyConnection> implements Runnable {
 
   /** The caller cancelled the future: leave the queue, or abort on the connection. */
   private void abort() {
-    if (engine.pool.cancel(origin, this)) {
-      ScheduledFuture<?> timer = poolTimer;
-      if (timer != null) {
-        timer.cancel(false);
-      }
+    mayFallBack = false;
+    if (engine.pool.cancel(poolOrigin, this)) {
+      cancelTimers();
       return;
     }
     NettyConnection c = connection;

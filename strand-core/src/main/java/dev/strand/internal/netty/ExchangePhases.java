@@ -12,22 +12,22 @@ import dev.strand.HttpException;
  * Progress only stamps the time; the connection's {@link DeadlineTimer} asks for the deadline.
  * Confined to the connection's event loop.
  */
-final class ExchangePhases {
+public final class ExchangePhases {
   private Exchange exchange;
   /** The whole request is on the wire. */
-  boolean requestDone;
+  public boolean requestDone;
   /** HTTP/1.1: the head went with {@code Expect: 100-continue}; the body waits for the answer. */
   boolean awaitingContinue;
   /** The final response's head arrived. */
-  boolean responseStarted;
+  public boolean responseStarted;
   /** The response's last byte arrived. */
-  boolean responseDone;
+  public boolean responseDone;
   /** Its consumer is behind, so no more of the response is read for now. */
-  boolean paused;
+  public boolean paused;
   private long progressAt;
 
   /** Starts timing {@code x}, from now, in its first phase (writing). */
-  void begin(Exchange x) {
+  public void begin(Exchange x) {
     exchange = x;
     requestDone = false;
     awaitingContinue = false;
@@ -38,12 +38,12 @@ final class ExchangePhases {
   }
 
   /** The exchange is over: nothing is timed until the next {@link #begin}. */
-  void end() {
+  public void end() {
     exchange = null;
   }
 
   /** Bytes moved: the current phase's limit starts over. */
-  void progress() {
+  public void progress() {
     progressAt = System.nanoTime();
   }
 
@@ -64,12 +64,12 @@ final class ExchangePhases {
   }
 
   /** When the current phase times out, or {@link DeadlineTimer#NONE}. */
-  long deadline() {
+  public long deadline() {
     return DeadlineTimer.deadline(progressAt, timeout());
   }
 
   /** The timeout the exchange has run into at {@code now}, or {@code null} if it is within its limit. */
-  HttpException overdue(long now) {
+  public HttpException overdue(long now) {
     long due = deadline();
     if (due == DeadlineTimer.NONE || now - due < 0) {
       return null;

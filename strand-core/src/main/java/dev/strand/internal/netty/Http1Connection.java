@@ -95,7 +95,8 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     this.timer = new DeadlineTimer(channel.eventLoop(), this::expire);
   }
 
-  EventLoop eventLoop() {
+  @Override
+  public EventLoop eventLoop() {
     return channel.eventLoop();
   }
 
@@ -112,12 +113,13 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   // ---- starting an exchange ----
 
   @Override
-  dev.strand.Version version() {
+  public dev.strand.Version version() {
     return dev.strand.Version.HTTP_1_1;
   }
 
   /** Starts {@code x} on this connection (event loop). */
-  void begin(Exchange x) {
+  @Override
+  public void begin(Exchange x) {
     if (x.future.isDone()) {
       // Cancelled while the hand-off was in flight: nothing was written, the connection is as good as before.
       engine.pool.release(this, channel.isActive());
@@ -555,7 +557,8 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
   }
 
   /** The caller cancelled {@code x}'s future. */
-  void abort(Exchange x) {
+  @Override
+  public void abort(Exchange x) {
     channel.eventLoop().execute(() -> {
       if (exchange == x) {
         fail(new TransportException("cancelled (" + x.request + ")", x.request), false);

@@ -50,7 +50,7 @@ import javax.net.ssl.SSLSession;
  */
 final class Http2Connection extends NettyConnection {
   @Override
-  dev.strand.Version version() {
+  public dev.strand.Version version() {
     return dev.strand.Version.HTTP_2;
   }
 
@@ -122,7 +122,7 @@ final class Http2Connection extends NettyConnection {
   }
 
   @Override
-  EventLoop eventLoop() {
+  public EventLoop eventLoop() {
     return channel.eventLoop();
   }
 
@@ -152,7 +152,7 @@ final class Http2Connection extends NettyConnection {
   // ---- streams ----
 
   @Override
-  void begin(Exchange x) {
+  public void begin(Exchange x) {
     if (x.future.isDone()) {
       engine.pool.release(this, true);
       return;
@@ -178,7 +178,7 @@ final class Http2Connection extends NettyConnection {
   }
 
   @Override
-  void abort(Exchange x) {
+  public void abort(Exchange x) {
     channel.eventLoop().execute(() -> {
       Http2StreamHandler h = streams.get(x);
       if (h != null) {

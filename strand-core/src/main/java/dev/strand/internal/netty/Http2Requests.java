@@ -18,7 +18,7 @@ import java.util.Map;
  * the connection-specific fields HTTP/2 forbids (RFC 9113 8.2.2) left out. {@code Host} becomes
  * {@code :authority}; {@code Content-Length} is the transport's, as for HTTP/1.1.
  */
-final class Http2Requests {
+public final class Http2Requests {
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
   /**
    * Common request fields, by their usual spellings, to their HTTP/2 names: an {@link AsciiString}
@@ -35,13 +35,38 @@ final class Http2Requests {
 
   /** @param length as {@link RequestWriter#framedLength}: {@code -1} unknown, {@code -2} no body */
   static Http2Headers headers(Request request, Origin origin, long length) {
-    Headers fields = request.headers();
-    String authority = fields.first("Host");
-    Http2Headers h = new DefaultHttp2Headers(false, fields.size() + 5);
+    Http2Headers h = new DefaultHttp2Headers(false, request.headers().size() + 5);
     h.method(request.method())
         .scheme(origin.scheme())
-        .authority(authority != null ? authority : origin.hostHeader())
+        .authority(authority(request, origin))
         .path(target(request.url()));
+    addFields(request, h);
+    if (length >= 0) {
+      h.setLong("content-length", length);
+    }
+    return h;
+  }
+
+  /** The {@code :authority} of a request: its {@code Host} field, else the origin's. */
+  public static String authority(Request request, Origin origin) {
+    String host = request.headers().first("Host");
+    return host != null ? host : origin.hostHeader();
+  }
+
+  /**
+   * The length of the body the transport frames ({@code -1} unknown, {@code -2} no body), as
+   * HTTP/1.1's writer declares it: for the {@code content-length} field of HTTP/2 and HTTP/3.
+   */
+  public static long bodyLength(Request request) {
+    return RequestWriter.framedLength(request);
+  }
+
+  /**
+   * Adds the request's fields that HTTP/2 and HTTP/3 carry (RFC 9113 8.2.2, RFC 9114 4.2) to {@code h},
+   * names in lower case; pseudo-headers and {@code content-length} are the caller's.
+   */
+  public static void addFields(Request request, io.netty.handler.codec.Headers<CharSequence, CharSequence, ?> h) {
+    Headers fields = request.headers();
     for (int i = 0, n = fields.size(); i < n; i++) {
       AsciiString common = COMMON_NAMES.get(fields.name(i));
       if (common != null) {
@@ -63,14 +88,10 @@ final class Http2Requests {
       }
       h.add(name, fields.value(i));
     }
-    if (length >= 0) {
-      h.setLong("content-length", length);
-    }
-    return h;
   }
 
   /** Path and query, "/" if empty; characters the wire does not allow are percent-encoded as UTF-8. */
-  static String target(URI url) {
+  public static String target(URI url) {
     String path = url.getRawPath();
     String query = url.getRawQuery();
     if (query == null && path != null && !path.isEmpty() && isWireSafe(path)) {

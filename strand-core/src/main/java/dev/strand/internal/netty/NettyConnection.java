@@ -5,23 +5,24 @@ import io.netty.channel.EventLoop;
 
 /**
  * What the engine's pool holds: an HTTP/1.1 connection (capacity 1) or an HTTP/2 connection
- * (capacity = the server's max concurrent streams). Both start exchanges on their event loop.
+ * (capacity = the server's max concurrent streams), or an HTTP/3 one from the {@code strand-http3}
+ * module. All start exchanges on their event loop.
  */
-abstract class NettyConnection extends PooledConnection {
+public abstract class NettyConnection extends PooledConnection {
   private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();
 
   /** A number unique in the process, for event listeners to tell connections apart. */
   final long id = IDS.incrementAndGet();
 
   /** The protocol this connection speaks. */
-  abstract dev.strand.Version version();
+  public abstract dev.strand.Version version();
 
   /** The event loop the connection's state is confined to. */
-  abstract EventLoop eventLoop();
+  public abstract EventLoop eventLoop();
 
   /** Starts {@code x} on this connection; called on {@link #eventLoop()} for each slot the pool handed out. */
-  abstract void begin(Exchange x);
+  public abstract void begin(Exchange x);
 
   /** The caller cancelled {@code x}'s future while it ran on this connection (any thread). */
-  abstract void abort(Exchange x);
+  public abstract void abort(Exchange x);
 }

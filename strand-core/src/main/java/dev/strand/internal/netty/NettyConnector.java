@@ -16,7 +16,8 @@ import java.time.Duration;
  * {@link Http1ResponseHandler}, and the connection goes to the pool at once. {@code https}:
  * {@link ConnectionSetup} takes over, and the connection goes to the pool only when TLS and the
  * protocol (ALPN, the server's SETTINGS) are settled; HTTP/2 with prior knowledge goes to the pool
- * once the server's SETTINGS arrived.
+ * once the server's SETTINGS arrived. HTTP/3 keys ({@link Origin#isHttp3()}) go to the engine's
+ * HTTP/3 connector.
  */
 final class NettyConnector implements Connector<NettyConnection> {
   private final NettyEngine engine;
@@ -29,6 +30,10 @@ final class NettyConnector implements Connector<NettyConnection> {
 
   @Override
   public void connect(Origin origin, Waiter<NettyConnection> forWaiter) {
+    if (origin.isHttp3()) {
+      engine.http3.connect(origin, forWaiter);
+      return;
+    }
     Request request = forWaiter instanceof Exchange x ? x.request : null;
     Duration limit = forWaiter instanceof Exchange x && x.request.timeout() != null
         ? x.request.timeout().connect()
@@ -55,7 +60,12 @@ final class NettyConnector implements Connector<NettyConnection> {
   /** HTTP/2 connections carry many exchanges: a burst waits for one rather than opening one per request. */
   @Override
   public int expectedCapacity(Origin origin) {
-    boolean h2 = engine.version == Version.HTTP_2_PRIOR_KNOWLEDGE || (engine.version == Version.HTTP_2 && origin.isHttps());
+    if (origin.isHttp3()) {
+      return engine.http3.expectedCapacity(origin);
+    }
+    boolean alpnH2 = engine.version == Version.HTTP_2 || engine.version == Version.HTTP_3
+        || engine.version == Version.HTTP_3_ALT_SVC;
+    boolean h2 = engine.version == Version.HTTP_2_PRIOR_KNOWLEDGE || (alpnH2 && origin.isHttps());
     return h2 ? Http2Connection.DEFAULT_STREAMS : 1;
   }
 

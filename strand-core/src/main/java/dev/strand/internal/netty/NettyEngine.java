@@ -8,6 +8,7 @@ import dev.strand.StreamingResponse;
 import dev.strand.Tls;
 import dev.strand.Version;
 import dev.strand.WebSocket;
+import dev.strand.internal.pool.AltServices;
 import dev.strand.internal.pool.ConnectionPool;
 import dev.strand.internal.pool.Connector;
 import dev.strand.internal.pool.Origin;
@@ -15,16 +16,31 @@ import dev.strand.internal.proxy.ProxyRoutes;
 import dev.strand.internal.proxy.ProxyServer;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
-/** HTTP/1.1 and HTTP/2 over Netty with a per-origin pool: the engine behind {@link dev.strand.NettyTransport}. */
+/**
+ * HTTP/1.1 and HTTP/2 over Netty with a per-origin pool, and HTTP/3 in the same pool when the
+ * {@code strand-http3} module provides it ({@link Http3Provider}): the engine behind
+ * {@link dev.strand.NettyTransport}. Which connections a request uses is decided here, once, in
+ * {@link #send}: HTTP/3 for an {@code https} origin under {@link Version#HTTP_3}, or under
+ * {@link Version#HTTP_3_ALT_SVC} where {@link AltServices} knows a live alternative; TCP otherwise.
+ */
 public final class NettyEngine {
+  /** How long a request under {@link Version#HTTP_3_ALT_SVC} waits for a QUIC connection before it takes TCP. */
+  static final long HTTP3_HEAD_START_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
   final EventLoops loops;
   final ConnectionPool<NettyConnection> pool;
   final TlsSetup tls;
   final Version version;
+  private final int maxHeaderSize;
+  /** HTTP/3 connections (Origin.http3 keys), or {@code null} under a policy without HTTP/3. */
+  final Connector<NettyConnection> http3;
+  private final AltServices altServices = new AltServices();
   private final WebSocketConnector webSockets;
   private final ProxyRoutes proxy;
   /** Where every connection goes instead of the origin's address, or {@code null} for TCP. */
@@ -40,27 +56,29 @@ public final class NettyEngine {
    */
   public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative, Tls tls, Version version,
       ProxyRoutes proxy, Path unixSocket) {
-    this(limits, new TlsSetup(tls, version), EventLoops.create(ioThreads, preferNative), version, proxy, unixSocket,
-        (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize), maxHeaderSize);
+    this(limits, new TlsSetup(tls, version), http3Provider(version), EventLoops.create(ioThreads, preferNative), version,
+        proxy, unixSocket, (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize), maxHeaderSize);
   }
 
   /** With another way to connect: tests put HTTP/1.1 connections on an {@code EmbeddedChannel}. */
   @SuppressWarnings("unchecked")
   NettyEngine(Limits limits, EventLoops loops, Function<NettyEngine, Connector<Http1Connection>> connector) {
     // A connector of Http1Connections only ever hands the pool NettyConnections; waiters are Exchanges.
-    this(limits, new TlsSetup(null, Version.HTTP_1_1), loops, Version.HTTP_1_1, ProxyRoutes.DIRECT, null,
+    this(limits, new TlsSetup(null, Version.HTTP_1_1), null, loops, Version.HTTP_1_1, ProxyRoutes.DIRECT, null,
         (ConnectorFactory) e -> (Connector<NettyConnection>) (Connector<?>) connector.apply(e), 64 * 1024);
   }
 
-  // TLS first: a configuration error then fails before any thread is started.
-  private NettyEngine(Limits limits, TlsSetup tls, EventLoops loops, Version version, ProxyRoutes proxy,
-      Path unixSocket, ConnectorFactory connector, int maxHeaderSize) {
+  // TLS and the HTTP/3 module first: a configuration error then fails before any thread is started.
+  private NettyEngine(Limits limits, TlsSetup tls, Http3Provider http3, EventLoops loops, Version version,
+      ProxyRoutes proxy, Path unixSocket, ConnectorFactory connector, int maxHeaderSize) {
     this.loops = loops;
     this.proxy = proxy;
     this.unixSocket = unixSocket;
     this.webSockets = new WebSocketConnector(this, maxHeaderSize);
     this.tls = tls;
     this.version = version;
+    this.maxHeaderSize = maxHeaderSize;
+    this.http3 = http3 == null ? null : http3.connector(this);
     this.pool = new ConnectionPool<>(limits, connector.create(this), System::nanoTime);
     this.expiryNanos = limits.keepAliveExpiry().toNanos();
     if (expiryNanos > 0) {
@@ -105,9 +123,94 @@ public final class NettyEngine {
   }
 
   private void acquire(Origin origin, Exchange exchange) {
-    if (pool.acquire(origin, exchange, false)) {
+    Origin quic = http3Route(origin);
+    if (quic != null) {
+      exchange.acquireHttp3(quic, version == Version.HTTP_3_ALT_SVC);
+    } else if (pool.acquire(origin, exchange, false)) {
       exchange.armPoolTimer();
     }
+  }
+
+  /** The HTTP/3 connections to send a request to {@code origin} on, or {@code null} for TCP. */
+  private Origin http3Route(Origin origin) {
+    if (http3 == null || !origin.isHttps() || proxyFor(origin) != null || unixSocket != null) {
+      return null; // QUIC needs TLS, and goes through no HTTP or SOCKS proxy nor a Unix socket
+    }
+    return version == Version.HTTP_3 ? origin.http3(origin.port()) : altServices.http3For(origin, System.nanoTime());
+  }
+
+  /** Under {@link Version#HTTP_3_ALT_SVC}: learns what a response's {@code Alt-Svc} says of HTTP/3. */
+  void responded(Origin origin, StreamingResponse r) {
+    if (version == Version.HTTP_3_ALT_SVC && origin.isHttps()) {
+      List<String> advertised = r.headers().all("alt-svc");
+      if (!advertised.isEmpty()) {
+        altServices.received(origin, advertised, System.nanoTime());
+      }
+    }
+  }
+
+  // ---- for the HTTP/3 module ----
+
+  /** Reports a QUIC connection that came up (on its event loop). */
+  public void http3Connected(Origin quic, NettyConnection c) {
+    altServices.succeeded(quic);
+    pool.connected(quic, c);
+  }
+
+  /** Reports a QUIC connection that could not be set up: the endpoint counts as broken for a while. */
+  public void http3Failed(Origin quic, Throwable cause) {
+    altServices.failed(quic, System.nanoTime());
+    pool.connectFailed(quic, cause);
+  }
+
+  /** The pool every connection of this engine is in; HTTP/3 ones release their slots to it. */
+  public ConnectionPool<NettyConnection> pool() {
+    return pool;
+  }
+
+  /** The event loops, which carry QUIC's datagram channels too. */
+  public io.netty.channel.EventLoopGroup eventLoops() {
+    return loops.group;
+  }
+
+  /** The datagram channel type that matches {@link #eventLoops()} (epoll or NIO). */
+  public Class<? extends io.netty.channel.socket.DatagramChannel> datagramChannelType() {
+    return loops.datagramType;
+  }
+
+  /** The TLS settings, for a QUIC context built from the same trust and keys. */
+  public Tls tlsSettings() {
+    return tls.tls;
+  }
+
+  /** The largest response header section accepted, in bytes. */
+  public int maxHeaderSize() {
+    return maxHeaderSize;
+  }
+
+  /** What the responses said of HTTP/3 alternatives, and which failed. */
+  AltServices altServices() {
+    return altServices;
+  }
+
+  /**
+   * The provider of HTTP/3 when {@code version} asks for it, found on the class path or module path.
+   *
+   * @throws IllegalStateException if the policy needs HTTP/3 and the module is missing
+   */
+  private static Http3Provider http3Provider(Version version) {
+    if (version != Version.HTTP_3 && version != Version.HTTP_3_ALT_SVC) {
+      return null;
+    }
+    for (ClassLoader loader : new ClassLoader[] {NettyEngine.class.getClassLoader(),
+        Thread.currentThread().getContextClassLoader()}) {
+      var found = ServiceLoader.load(Http3Provider.class, loader).findFirst();
+      if (found.isPresent()) {
+        return found.get();
+      }
+    }
+    throw new IllegalStateException("Version." + version.name() + " needs HTTP/3 support: add the artifact "
+        + Http3Provider.ARTIFACT + " (same version as strand-core) to the class path");
   }
 
   /**

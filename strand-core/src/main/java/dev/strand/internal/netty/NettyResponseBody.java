@@ -29,16 +29,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * A ReentrantLock (not a monitor) guards the state, so a virtual thread blocked in {@link #readChunk}
  * does not pin its carrier.
  */
-final class NettyResponseBody implements ResponseBody {
+public final class NettyResponseBody implements ResponseBody {
   static final int EAGER_LIMIT = 64 * 1024;
   static final int HIGH_WATER = 256 * 1024;
   private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
 
   /** What the event loop should do after {@link #onContent}. */
-  static final int CONTINUE = 0;
-  static final int PAUSE = 1;
+  public static final int CONTINUE = 0;
+  public static final int PAUSE = 1;
   /** The body failed (too large) or was closed: drop the connection rather than read on. */
-  static final int DISCARD = 2;
+  public static final int DISCARD = 2;
 
   private static final int UNDECIDED = 0;
   private static final int STREAM = 1;
@@ -68,7 +68,7 @@ final class NettyResponseBody implements ResponseBody {
   private byte[] aggregate;
   private int aggregateLength;
 
-  NettyResponseBody(BodyOwner connection, Request request, long contentLength) {
+  public NettyResponseBody(BodyOwner connection, Request request, long contentLength) {
     this.connection = connection;
     this.request = request;
     this.contentLength = contentLength;
@@ -102,14 +102,14 @@ final class NettyResponseBody implements ResponseBody {
   }
 
   /** Trailer fields of the response; set on the event loop before {@link #onEnd}. */
-  void trailers(Headers fields) {
+  public void trailers(Headers fields) {
     trailers = fields;
   }
 
   // ---- event loop side ----
 
   /** Copies {@code content} in (the caller releases it). Returns {@link #CONTINUE}, {@link #PAUSE} or {@link #DISCARD}. */
-  int onContent(ByteBuf content) {
+  public int onContent(ByteBuf content) {
     int n = content.readableBytes();
     lock.lock();
     try {
@@ -155,7 +155,7 @@ final class NettyResponseBody implements ResponseBody {
   }
 
   /** The last byte arrived. False if the body had already failed or been closed: then the connection goes. */
-  boolean onEnd() {
+  public boolean onEnd() {
     if (!markEnded()) {
       return false;
     }
@@ -203,7 +203,7 @@ final class NettyResponseBody implements ResponseBody {
   }
 
   /** Reading failed; a waiting or later reader gets {@code e}. */
-  void onError(HttpException e) {
+  public void onError(HttpException e) {
     CompletableFuture<byte[]> failed;
     lock.lock();
     try {
@@ -236,7 +236,7 @@ final class NettyResponseBody implements ResponseBody {
     }
   }
 
-  long received() {
+  public long received() {
     lock.lock();
     try {
       return received;
@@ -386,7 +386,7 @@ final class NettyResponseBody implements ResponseBody {
   }
 
   /** Why reading stopped before the end: the body's own error (too large...), or its consumer closed it. */
-  HttpException stopReason() {
+  public HttpException stopReason() {
     HttpException e = error();
     return e != null ? e : new TransportException("response body closed before its end (" + request + ")", request);
   }

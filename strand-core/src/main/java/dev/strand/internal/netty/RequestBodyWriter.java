@@ -20,11 +20,11 @@ import java.util.concurrent.CompletableFuture;
  * reach the socket before reading further. So an upload of any size uses bounded memory, and a slow
  * source never blocks an event loop.
  */
-final class RequestBodyWriter {
+public final class RequestBodyWriter {
   static final int CHUNK = 64 * 1024;
 
   /** How one protocol puts body bytes on its channel. */
-  interface Framing {
+  public interface Framing {
     /** Where the pieces are written: the connection's channel, or an HTTP/2 stream's. */
     Channel channel();
 
@@ -39,7 +39,7 @@ final class RequestBodyWriter {
   }
 
   /** What the exchange hears of its body. {@link #progress} runs on the event loop, the others on any thread. */
-  interface Listener {
+  public interface Listener {
     /** A piece reached the socket: the write timeout starts over. */
     void progress();
 
@@ -53,7 +53,7 @@ final class RequestBodyWriter {
   private RequestBodyWriter() {}
 
   /** Writes {@code body} (in memory, non-empty) in slices, then tells {@code listener} it is written. */
-  static void writeBuffered(Framing framing, byte[] body, Listener listener) {
+  public static void writeBuffered(Framing framing, byte[] body, Listener listener) {
     Channel ch = framing.channel();
     ChannelFuture last = null;
     for (int off = 0; off < body.length; off += CHUNK) {
@@ -70,7 +70,7 @@ final class RequestBodyWriter {
    *
    * @param length the declared length, which the body must match, or -1 for a body of unknown length
    */
-  static void pump(Framing framing, Request request, long length, Listener listener) {
+  public static void pump(Framing framing, Request request, long length, Listener listener) {
     Thread.ofVirtual().name("strand-upload").start(() -> run(framing, request, length, listener));
   }
 

@@ -4,11 +4,15 @@ import java.net.URI;
 import java.util.Locale;
 
 /**
- * Where connections go: scheme, host and port. Connections are pooled per origin.
+ * Where connections go: scheme, host and port. Connections are pooled per origin. HTTP/3
+ * connections are pooled apart, under the scheme {@code "h3"} and the UDP port they go to
+ * ({@link #http3(int)}).
  *
  * @param host as in the URL; an IPv6 literal keeps its brackets
  */
 public record Origin(String scheme, String host, int port) {
+  private static final String HTTP3 = "h3";
+
   /** The origin of an absolute http(s) URL; the default port is filled in. */
   public static Origin of(URI url) {
     String scheme = url.getScheme().toLowerCase(Locale.ROOT);
@@ -17,6 +21,16 @@ public record Origin(String scheme, String host, int port) {
       port = scheme.equals("https") ? 443 : 80;
     }
     return new Origin(scheme, url.getHost().toLowerCase(Locale.ROOT), port);
+  }
+
+  /** Where this {@code https} origin's HTTP/3 connections go: the same host, over QUIC to UDP {@code port}. */
+  public Origin http3(int port) {
+    return new Origin(HTTP3, host, port);
+  }
+
+  /** Whether this is the key of HTTP/3 (QUIC) connections. */
+  public boolean isHttp3() {
+    return scheme.equals(HTTP3);
   }
 
   public boolean isHttps() {

@@ -126,7 +126,12 @@ public final class TlsContexts {
     };
   }
 
-  private static TrustManager trustManager(Tls tls) throws GeneralSecurityException, IOException {
+  /**
+   * The trust manager {@code tls} verifies servers with: the system store and/or the PEM files it
+   * names, wrapped so that {@link TlsErrors#ownRejection} can tell this client's verdict; insecure
+   * accepts all. Also for a QUIC context, which is built apart from Netty's TCP ones.
+   */
+  public static TrustManager trustManager(Tls tls) throws GeneralSecurityException, IOException {
     if (!tls.verify()) {
       return InsecureTrustManagerFactory.INSTANCE.getTrustManagers()[0];
     }
@@ -156,13 +161,27 @@ public final class TlsContexts {
   }
 
   private static void keyMaterial(Tls tls, SslContextBuilder b) throws GeneralSecurityException, IOException {
+    ClientKey key = clientKey(tls);
+    if (key != null) {
+      b.keyManager(key.key(), key.chain());
+    }
+  }
+
+  /** A client certificate chain and its private key. */
+  public record ClientKey(PrivateKey key, X509Certificate[] chain) {}
+
+  /**
+   * The client certificate {@code tls} names (PEM pair or PKCS#12), or {@code null} for none; also for
+   * a QUIC context, which is built apart from Netty's TCP ones.
+   */
+  public static ClientKey clientKey(Tls tls) throws GeneralSecurityException, IOException {
     if (tls.clientCertificate() != null) {
       List<X509Certificate> chain = Pem.readCertificates(readable(tls.clientCertificate(), "clientCertificate"));
       if (chain.isEmpty()) {
         throw new GeneralSecurityException("no CERTIFICATE block in " + tls.clientCertificate());
       }
       PrivateKey key = Pem.readPrivateKey(readable(tls.clientKey(), "client key"));
-      b.keyManager(key, chain);
+      return new ClientKey(key, chain.toArray(X509Certificate[]::new));
     } else if (tls.clientPkcs12() != null) {
       char[] password = tls.clientPkcs12Password();
       try {
@@ -175,8 +194,7 @@ public final class TlsContexts {
             var key = ks.getKey(alias, password);
             Certificate[] chain = ks.getCertificateChain(alias);
             if (key instanceof PrivateKey pk && chain != null && chain.length > 0) {
-              b.keyManager(pk, Arrays.copyOf(chain, chain.length, X509Certificate[].class));
-              return;
+              return new ClientKey(pk, Arrays.copyOf(chain, chain.length, X509Certificate[].class));
             }
           }
         }
@@ -185,6 +203,7 @@ public final class TlsContexts {
         Arrays.fill(password, '\0');
       }
     }
+    return null;
   }
 
   private static Path readable(Path p, String what) throws IOException {

@@ -1,0 +1,27 @@
+package dev.strand;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** Without strand-http3 on the class path (as in strand-core's own tests), asking for HTTP/3 says what to add. */
+class Http3WithoutModuleTest {
+  @Test
+  void buildingAnHttp3ClientNamesTheMissingArtifact() {
+    for (Version v : new Version[] {Version.HTTP_3, Version.HTTP_3_ALT_SVC}) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> Client.builder().version(v).build());
+      assertTrue(e.getMessage().contains("dev.strand:strand-http3"), e.getMessage());
+      assertTrue(e.getMessage().contains(v.name()), e.getMessage());
+    }
+  }
+
+  @Test
+  void otherPoliciesNeedNoQuicClasses() {
+    try (Client client = Client.builder().version(Version.HTTP_2).build()) {
+      assertEquals(ClientStats.EMPTY.open(), client.stats().open());
+    }
+    assertThrows(ClassNotFoundException.class, () -> Class.forName("io.netty.handler.codec.quic.QuicChannel"));
+  }
+}
