@@ -17,7 +17,9 @@ import javax.net.ssl.SSLSession;
  * {@code connectionAcquired}, {@code requestHeadersSent}, {@code requestBodySent},
  * {@code responseHeadersReceived}, {@code responseBodyReceived} and {@code connectionReleased}; between
  * attempts {@code redirect} or {@code retry}; last {@code callEnd} (once the body was read or closed) or
- * {@code callFailed}. Connection events belong to the call whose request opened the connection.
+ * {@code callFailed}. Connection events belong to the call whose request opened the connection. A
+ * WebSocket call then reports {@code webSocketOpen}, each {@code webSocketMessage} and {@code webSocketClosed};
+ * an event-stream call each {@code serverSentEvent} and {@code eventStreamReconnected} as they are read.
  *
  * <p>Callbacks run on whatever thread the step happened on, often an I/O thread: keep them short and
  * never block. A listener that throws is reported once (on the {@code dev.strand} {@link System.Logger})
@@ -105,4 +107,19 @@ public interface EventListener {
 
   /** The current hop is tried again, as {@code retry} says. */
   default void retry(Call call, long nanos, RetryPolicy.Retry retry) {}
+
+  /** A WebSocket this call's handshake opened is open (the call ends with its 101). */
+  default void webSocketOpen(Call call, long nanos, WebSocket webSocket) {}
+
+  /** A whole WebSocket message arrived: text or binary, {@code bytes} long (after decompression). */
+  default void webSocketMessage(Call call, long nanos, boolean text, long bytes) {}
+
+  /** The WebSocket ended: with the peer's close {@code code} and {@code reason}, or with {@code failure} (then code is -1). */
+  default void webSocketClosed(Call call, long nanos, int code, String reason, HttpException failure) {}
+
+  /** A server-sent event was read from this call's event stream. */
+  default void serverSentEvent(Call call, long nanos, ServerSentEvent event) {}
+
+  /** The event stream reconnected ({@link EventStream.Reconnect}); {@code reconnects} counts them. */
+  default void eventStreamReconnected(Call call, long nanos, int reconnects) {}
 }

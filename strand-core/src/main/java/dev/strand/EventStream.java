@@ -53,11 +53,14 @@ public final class EventStream implements AutoCloseable, Iterable<ServerSentEven
   private volatile boolean closed;
   private boolean ended;
   private int reconnects;
+  /** The call's listener side, or {@code null}. */
+  private final dev.strand.internal.events.CallEvents events;
 
   private EventStream(StreamingResponse response, int maxEventSize, Reconnector reconnector) {
     this.response = response;
     this.parser = new EventParser(maxEventSize, response.request());
     this.reconnector = reconnector;
+    this.events = dev.strand.internal.events.CallEvents.of(response.request());
   }
 
   static EventStream of(StreamingResponse response, int maxEventSize) {
@@ -106,6 +109,9 @@ public final class EventStream implements AutoCloseable, Iterable<ServerSentEven
         reconnect(broke);
       }
     }
+    if (event != null && !closed && events != null) {
+      events.serverSentEvent(event);
+    }
     return closed ? null : event;
   }
 
@@ -118,6 +124,9 @@ public final class EventStream implements AutoCloseable, Iterable<ServerSentEven
     }
     response = next;
     reconnects++;
+    if (events != null) {
+      events.eventStreamReconnected(reconnects);
+    }
     if (next.status() == 204) {
       next.close();
       ended = true;

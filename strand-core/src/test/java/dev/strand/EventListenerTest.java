@@ -83,6 +83,14 @@ class EventListenerTest {
     @Override public void retry(Call call, long nanos, RetryPolicy.Retry retry) {
       add(call, nanos, "retry " + retry.nextAttempt() + " attempt=" + call.attempt());
     }
+    @Override public void webSocketOpen(Call call, long nanos, WebSocket webSocket) { add(call, nanos, "wsOpen"); }
+    @Override public void webSocketMessage(Call call, long nanos, boolean text, long bytes) {
+      add(call, nanos, "wsMessage " + (text ? "text " : "binary ") + bytes);
+    }
+    @Override public void webSocketClosed(Call call, long nanos, int code, String reason, HttpException failure) {
+      add(call, nanos, "wsClosed " + code);
+    }
+    @Override public void serverSentEvent(Call call, long nanos, ServerSentEvent event) { add(call, nanos, "sse " + event.id()); }
   }
 
   @Test
@@ -203,5 +211,30 @@ class EventListenerTest {
       assertEquals(200, client.async().get(server.url("/small")).join().status());
     }
     assertEquals(4, calls.get(), "still called after throwing");
+  }
+
+  @Test
+  void webSocketAndEventStreamEventsFollowTheirCall() throws Exception {
+    Recorder rec = new Recorder();
+    try (Client client = Client.builder().eventListener(rec).build()) {
+      WebSocketRecorder listener = new WebSocketRecorder();
+      WebSocket ws = client.websocket(server.url("/ws/echo").replace("http", "ws"), listener);
+      ws.sendText("hello").get(5, java.util.concurrent.TimeUnit.SECONDS);
+      assertEquals("hello", listener.messages.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+      ws.close(1000, "done").get(5, java.util.concurrent.TimeUnit.SECONDS);
+      EventStreamTest.eventually(() -> rec.events.contains("wsClosed 1000"), rec.events);
+      List<String> names = rec.names();
+      assertTrue(names.contains("callEnd") && names.indexOf("wsOpen") < names.indexOf("wsMessage")
+          && names.indexOf("wsMessage") < names.indexOf("wsClosed"), rec.events.toString());
+      assertTrue(rec.events.contains("wsMessage text 5"), rec.events.toString());
+
+      rec.events.clear();
+      try (EventStream events = client.events(server.url("/sse?count=2"))) {
+        while (events.next() != null) {
+          // read them all
+        }
+      }
+      assertTrue(rec.events.contains("sse 1") && rec.events.contains("sse 2"), rec.events.toString());
+    }
   }
 }

@@ -183,6 +183,31 @@ public final class CallEvents implements EventListener.Call {
     emit(l -> l.redirect(this, t, response, next));
   }
 
+  public void webSocketOpen(dev.strand.WebSocket ws) {
+    long t = System.nanoTime();
+    emit(l -> l.webSocketOpen(this, t, ws));
+  }
+
+  public void webSocketMessage(boolean text, long bytes) {
+    long t = System.nanoTime();
+    emit(l -> l.webSocketMessage(this, t, text, bytes));
+  }
+
+  public void webSocketClosed(int code, String reason, HttpException failure) {
+    long t = System.nanoTime();
+    emit(l -> l.webSocketClosed(this, t, code, reason, failure));
+  }
+
+  public void serverSentEvent(dev.strand.ServerSentEvent event) {
+    long t = System.nanoTime();
+    emit(l -> l.serverSentEvent(this, t, event));
+  }
+
+  public void eventStreamReconnected(int reconnects) {
+    long t = System.nanoTime();
+    emit(l -> l.eventStreamReconnected(this, t, reconnects));
+  }
+
   public void retry(RetryPolicy.Retry retry) {
     long t = System.nanoTime();
     emit(l -> l.retry(this, t, retry));

@@ -20,6 +20,9 @@ import java.time.Duration;
  * HTTP/3 connector.
  */
 final class NettyConnector implements Connector<NettyConnection> {
+  /** Connection lifecycle at DEBUG, for who routes {@code dev.strand.connections} to a log. */
+  private static final System.Logger LOG = System.getLogger("dev.strand.connections");
+
   private final NettyEngine engine;
   private final int maxHeaderSize;
 
@@ -42,8 +45,16 @@ final class NettyConnector implements Connector<NettyConnection> {
     boolean priorKnowledge = engine.version == Version.HTTP_2_PRIOR_KNOWLEDGE;
     Dialer.dial(engine.loops, engine.unixSocket, origin, proxy, priorKnowledge, limit, request).whenComplete((ch, error) -> {
       if (error != null) {
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+          LOG.log(System.Logger.Level.DEBUG, "connecting to " + origin + " failed: " + error);
+        }
         engine.pool.connectFailed(origin, error);
         return;
+      }
+      if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+        LOG.log(System.Logger.Level.DEBUG, "connected to " + origin + " (" + ch.localAddress() + " -> " + ch.remoteAddress() + ")");
+        ch.closeFuture().addListener(f -> LOG.log(System.Logger.Level.DEBUG, "connection to " + origin + " ("
+            + ch.localAddress() + ") closed"));
       }
       if (origin.isHttps()) {
         ConnectionSetup.install(ch, engine, origin, limit, request, maxHeaderSize);

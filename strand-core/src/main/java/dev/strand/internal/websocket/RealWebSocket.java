@@ -54,6 +54,8 @@ public final class RealWebSocket extends ChannelInboundHandlerAdapter implements
 
   private final Channel channel;
   private final ResponseHead handshake;
+  /** The handshake call's listener side, or {@code null}. */
+  private final dev.strand.internal.events.CallEvents events;
   private final String subprotocol;
   private final Listener listener;
   private final int maxMessageSize;
@@ -78,6 +80,7 @@ public final class RealWebSocket extends ChannelInboundHandlerAdapter implements
    */
   public RealWebSocket(Channel channel, ResponseHead handshake, String subprotocol, Listener listener,
       int maxMessageSize) {
+    this.events = dev.strand.internal.events.CallEvents.of(handshake.request());
     this.channel = channel;
     this.handshake = handshake;
     this.subprotocol = subprotocol;
@@ -94,6 +97,9 @@ public final class RealWebSocket extends ChannelInboundHandlerAdapter implements
   public void start() {
     if (ended) {
       return;
+    }
+    if (events != null) {
+      events.webSocketOpen(this);
     }
     call(() -> listener.onOpen(this));
     if (!ended) {
@@ -259,6 +265,9 @@ public final class RealWebSocket extends ChannelInboundHandlerAdapter implements
   }
 
   private void deliver(boolean text, byte[] message) {
+    if (events != null) {
+      events.webSocketMessage(text, message.length);
+    }
     if (!text) {
       call(() -> listener.onBinary(this, message));
       return;
@@ -313,6 +322,9 @@ public final class RealWebSocket extends ChannelInboundHandlerAdapter implements
     if (!ended) {
       ended = true;
       cancelCloseTimer();
+      if (events != null) {
+        events.webSocketClosed(code, reason, null);
+      }
       try {
         listener.onClose(this, code, reason);
       } catch (RuntimeException ignored) {
@@ -372,6 +384,9 @@ public final class RealWebSocket extends ChannelInboundHandlerAdapter implements
     }
     ended = true;
     cancelCloseTimer();
+    if (events != null) {
+      events.webSocketClosed(-1, null, error);
+    }
     try {
       listener.onError(this, error);
     } catch (RuntimeException ignored) {
