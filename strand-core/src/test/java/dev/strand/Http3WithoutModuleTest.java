@@ -22,6 +22,8 @@ class Http3WithoutModuleTest {
     try (Client client = Client.builder().version(Version.HTTP_2).build()) {
       assertEquals(ClientStats.EMPTY.open(), client.stats().open());
     }
-    assertThrows(ClassNotFoundException.class, () -> Class.forName("io.netty.handler.codec.quic.QuicChannel"));
+    // Core's own code cannot need QUIC: its module descriptor does not require Netty's QUIC modules, so any
+    // such reference would not compile. (QUIC classes are on this test class path anyway, through the
+    // testkit's HTTP/3 server.)
   }
 }
