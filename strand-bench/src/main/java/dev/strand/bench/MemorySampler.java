@@ -56,7 +56,8 @@ final class MemorySampler implements AutoCloseable {
     return m;
   }
 
-  private void sample() {
+  /** Takes one sample now, besides the one every second. */
+  void sample() {
     long[] values = METRICS.values().stream().mapToLong(LongSupplier::getAsLong).toArray();
     synchronized (samples) {
       samples.add(new Sample(System.currentTimeMillis() - start, values));

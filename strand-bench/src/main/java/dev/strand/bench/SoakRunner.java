@@ -94,6 +94,8 @@ public final class SoakRunner {
       stats = settled(client);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
+    // A phase shorter than the sampling period would otherwise have no sample of its own.
+    memory.sample();
     return new SoakPhase(phase, base.toString(), requests, sent, tally.ok.get(), seconds, sent < requests,
         new TreeMap<>(tally.failures), new TreeMap<>(tally.unexplainedByKind), List.copyOf(tally.examples),
         stats.inUse(), stats.pending(), stats.open(), stats.connectionsOpened(),
