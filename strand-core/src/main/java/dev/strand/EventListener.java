@@ -23,7 +23,10 @@ import javax.net.ssl.SSLSession;
  *
  * <p>Callbacks run on whatever thread the step happened on, often an I/O thread: keep them short and
  * never block. A listener that throws is reported once (on the {@code dev.strand} {@link System.Logger})
- * and ignored afterwards; the call goes on. With no listener set, none of this costs anything.
+ * and its failures ignored afterwards; the call goes on. A listener that holds a thread for more than
+ * 100 ms is reported once and from then on gets the client's events on a thread of its own, in order, so it
+ * cannot stall other calls (if it falls 65,536 events behind, newer ones are dropped). With no listener set,
+ * none of this costs anything.
  *
  * {@snippet :
  * EventListener slowPhases = new EventListener() {

@@ -214,6 +214,74 @@ class EventListenerTest {
   }
 
   @Test
+  void aListenerThatBlocksIsMovedOffTheThreadAndStillGetsEveryEventInOrder() throws Exception {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    EventListener slow = new EventListener() {
+      @Override
+      public void callStart(Call call, long nanos) {
+        seen.add("start " + call.id());
+        if (closed.get()) {
+          await(gate);
+        }
+      }
+
+      @Override
+      public void responseHeadersReceived(Call call, long nanos, ResponseHead head) {
+        if (seen.size() == 1) {
+          sleep(300); // on the I/O thread: enough to be found out
+        }
+        if (closed.get()) {
+          await(gate);
+        }
+      }
+
+      @Override
+      public void callEnd(Call call, long nanos) {
+        seen.add("end " + call.id());
+      }
+    };
+    try (Client client = Client.builder().eventListener(slow).limits(Limits.ofConnections(1)).build()) {
+      assertEquals(200, client.get(server.url("/small")).status());
+      closed.set(true);
+      // Inline, the next call's callStart would never return while the gate is closed.
+      List<java.util.concurrent.CompletableFuture<Response>> calls = new java.util.ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        calls.add(client.async().get(server.url("/small")));
+      }
+      for (var call : calls) {
+        assertEquals(200, call.get(10, java.util.concurrent.TimeUnit.SECONDS).status());
+      }
+      assertEquals(1, seen.stream().filter(e -> e.startsWith("end")).count(),
+          "the later calls' events wait behind the blocked listener: " + seen);
+      gate.countDown();
+      EventStreamTest.eventually(() -> seen.size() == 12, seen);
+      for (String start : seen.stream().filter(e -> e.startsWith("start")).toList()) {
+        assertTrue(seen.indexOf(start) < seen.indexOf(start.replace("start", "end")), "in order: " + seen);
+      }
+    } finally {
+      gate.countDown();
+    }
+  }
+
+  static void await(java.util.concurrent.CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Test
   void webSocketAndEventStreamEventsFollowTheirCall() throws Exception {
     Recorder rec = new Recorder();
     try (Client client = Client.builder().eventListener(rec).build()) {

@@ -14,13 +14,13 @@ import dev.strand.TransportException;
 import dev.strand.WebSocket;
 import dev.strand.internal.cookie.MemoryCookieJar;
 import dev.strand.internal.events.CallEvents;
+import dev.strand.internal.events.ListenerGuard;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -40,7 +40,7 @@ public final class ClientEngine {
   private final CookieJar jar;
   private final RetryBudget retryBudget;
   /** Set once a throwing event listener has been logged, so it is logged once per client. */
-  private final AtomicBoolean listenerReported = new AtomicBoolean();
+  private final ListenerGuard listener;
   private final Link chain;
 
   public ClientEngine(ClientConfig config) {
@@ -52,6 +52,7 @@ public final class ClientEngine {
     this.config = config;
     this.defaults = new RequestDefaults(config);
     this.jar = jar;
+    this.listener = config.eventListener() == null ? null : new ListenerGuard(config.eventListener());
     RetryPolicy retry = config.retryPolicy();
     this.retryBudget = new RetryBudget(retry.budgetRatio(), retry.budgetMinPerSecond(), System::nanoTime);
     this.chain = chain(new TransportLink(config.transport()), false);
@@ -209,7 +210,7 @@ public final class ClientEngine {
     try {
       Request withDefaults = UrlCredentials.apply(defaults.apply(request), config.auth() != null);
       if (config.eventListener() != null) {
-        call.events = new CallEvents(config.eventListener(), listenerReported);
+        call.events = new CallEvents(listener);
         withDefaults = call.events.attachTo(withDefaults);
         call.events.callStart();
       }

@@ -9,23 +9,20 @@ import dev.strand.Version;
 import java.net.InetAddress;
 import java.net.SocketAddress;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLSession;
 
 /**
- * One call's side of its client's {@link EventListener}: stamps each event with the time, and keeps a
- * listener that throws from touching the call (the first failure is logged, later ones dropped). It
+ * One call's side of its client's {@link EventListener}: stamps each event with the time and hands it to
+ * the client's {@link ListenerGuard}, which keeps a listener that throws or blocks from touching the call. It
  * travels with the call's requests as a tag, so the transport finds it with {@link #of(Request)}; a call
  * without a listener has none, and every event site costs one null check.
  */
 public final class CallEvents implements EventListener.Call {
-  private static final System.Logger LOG = System.getLogger("dev.strand");
   private static final AtomicLong IDS = new AtomicLong();
 
-  private final EventListener listener;
-  private final AtomicBoolean reported;
+  private final ListenerGuard guard;
   private final long id = IDS.incrementAndGet();
   private final long startNanos = System.nanoTime();
   private volatile Request request;
@@ -33,10 +30,9 @@ public final class CallEvents implements EventListener.Call {
   private volatile long acquireStartNanos;
   private volatile long connectionId;
 
-  /** @param reported shared by the client's calls: set once a throwing listener has been logged */
-  public CallEvents(EventListener listener, AtomicBoolean reported) {
-    this.listener = listener;
-    this.reported = reported;
+  /** @param guard the client's listener, shared by its calls */
+  public CallEvents(ListenerGuard guard) {
+    this.guard = guard;
   }
 
   /** The events of the call {@code request} belongs to, or {@code null} when its client has no listener. */
@@ -75,13 +71,7 @@ public final class CallEvents implements EventListener.Call {
   }
 
   private void emit(Consumer<EventListener> event) {
-    try {
-      event.accept(listener);
-    } catch (RuntimeException | LinkageError e) {
-      if (reported.compareAndSet(false, true)) {
-        LOG.log(System.Logger.Level.WARNING, "event listener " + listener + " threw; its failures are ignored from now on", e);
-      }
-    }
+    guard.deliver(event);
   }
 
   public void callStart() {
