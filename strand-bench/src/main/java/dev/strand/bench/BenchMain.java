@@ -1,5 +1,7 @@
 package dev.strand.bench;
 
+import dev.strand.bench.clients.BenchClient;
+import dev.strand.bench.clients.ClientSpec;
 import dev.strand.bench.clients.Clients;
 import java.io.PrintStream;
 import java.net.URI;
@@ -33,8 +35,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "strand bench", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Side-by-side benchmark of Java HTTP clients against a loopback server.",
-        "Presets: default (thorough, about an hour on 2 cores), --quick (indicative, under 3 minutes), "
-            + "--smoke (CI, seconds). Explicit options override the preset."})
+        "Presets: default (every peer at 1, 10, 100, 500 in flight on /small and h2c, about 15 minutes on 2 "
+            + "cores), --full (every scenario and level, 5 batches of 3 s: hours), --quick (indicative, under 3 "
+            + "minutes), --smoke (CI, seconds). Explicit options override the preset."})
 public final class BenchMain implements Callable<Integer> {
 
   static final List<String> REFERENCES = List.of("wrk", "h2load", "aiohttp");
@@ -43,6 +46,10 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--quick", description = "Indicative run: strand, strand-sync, vertx, helidon, okhttp, jdk + wrk; "
       + "c = 1,10,100; /small; short warm-up.")
   boolean quick;
+
+  @Option(names = "--full", description = "Exhaustive run: every client, c = 1,10,50,100,500, /small, /big, "
+      + "/delay/50, https, h2, h2c; 2 s re-warm and 5 batches of 3 s per level. About two hours here.")
+  boolean full;
 
   @Option(names = "--smoke", description = "CI smoke: strand and jdk, c = 2, /small, about a second per cell; "
       + "exits 1 if any cell fails.")
@@ -73,26 +80,26 @@ public final class BenchMain implements Callable<Integer> {
           + "vertx, helidon, and the references wrk, h2load, aiohttp (run only if installed). Default: all.")
   List<String> clients;
 
-  @Option(names = "--concurrency", split = ",", paramLabel = "N", description = "Levels. Default 1,10,50,100,500.")
+  @Option(names = "--concurrency", split = ",", paramLabel = "N", description = "Levels. Default 1,10,100,500 (--full adds 50).")
   List<Integer> concurrency;
 
   @Option(names = "--scenario", split = ",", paramLabel = "PATH",
       description = "Scenarios: /small, /big, /delay/MS (leading slash optional); https (/small over HTTPS/1.1), "
           + "h2 (/small over HTTP/2 by ALPN), h2c (prior knowledge), handshake (strand, new TLS connection per "
           + "request, JDK and OpenSSL engines), h3 (/small over HTTP/3), caddy-h2 and caddy-h3 (Caddy's /small.json, "
-          + "STRAND_CADDY_URL). Default /small,/big,/delay/50,https,h2.")
+          + "STRAND_CADDY_URL). Default /small,h2c (--full: /small,/big,/delay/50,https,h2,h2c).")
   List<String> scenarios;
 
   @Option(names = "--warmup", paramLabel = "S", description = "Warm-up seconds at the start of each JVM. Default 10; doubled for HTTP/2 scenarios.")
   Double warmup;
 
-  @Option(names = "--rewarm", paramLabel = "S", description = "Warm-up seconds before each further level. Default 2.")
+  @Option(names = "--rewarm", paramLabel = "S", description = "Warm-up seconds before each further level. Default 1 (--full 2).")
   Double rewarm;
 
-  @Option(names = "--duration", paramLabel = "S", description = "Seconds per timed batch. Default 3.")
+  @Option(names = "--duration", paramLabel = "S", description = "Seconds per timed batch. Default 1.5 (--full 3).")
   Double duration;
 
-  @Option(names = "--batches", paramLabel = "K", description = "Timed batches per cell. Default 5.")
+  @Option(names = "--batches", paramLabel = "K", description = "Timed batches per cell. Default 3 (--full 5).")
   Integer batches;
 
   @Option(names = "--server", paramLabel = "URL",
@@ -153,7 +160,7 @@ public final class BenchMain implements Callable<Integer> {
   }
 
   private String preset() {
-    return smoke ? "smoke" : quick ? "quick" : "default";
+    return smoke ? "smoke" : quick ? "quick" : full ? "full" : "default";
   }
 
   private void applyPreset() {
@@ -178,16 +185,24 @@ public final class BenchMain implements Callable<Integer> {
       rewarm = rewarm != null ? rewarm : 1.0;
       duration = duration != null ? duration : 1.5;
       batches = batches != null ? batches : 3;
+    } else if (full) {
+      concurrency = concurrency != null ? concurrency : List.of(1, 10, 50, 100, 500);
+      scenarios = scenarios != null ? scenarios : List.of("/small", "/big", "/delay/50", "https", "h2", "h2c");
+      rewarm = rewarm != null ? rewarm : 2.0;
+      duration = duration != null ? duration : 3.0;
+      batches = batches != null ? batches : 5;
     }
     List<String> all = new ArrayList<>(Clients.javaClients());
     all.addAll(REFERENCES);
     clients = clients == null || clients.equals(List.of("all")) ? all : clients;
-    concurrency = concurrency != null ? concurrency : List.of(1, 10, 50, 100, 500);
-    scenarios = Scenario.normalize(scenarios != null ? scenarios : List.of("/small", "/big", "/delay/50", "https", "h2"));
+    // The default answers the question a newcomer has, which client is fastest at each load, in about 15
+    // minutes: every peer, the four levels and the two wires that matter, 3 batches of 1.5 s per level.
+    concurrency = concurrency != null ? concurrency : List.of(1, 10, 100, 500);
+    scenarios = Scenario.normalize(scenarios != null ? scenarios : List.of("/small", "h2c"));
     warmup = warmup != null ? warmup : 10.0;
-    rewarm = rewarm != null ? rewarm : 2.0;
-    duration = duration != null ? duration : 3.0;
-    batches = batches != null ? batches : 5;
+    rewarm = rewarm != null ? rewarm : 1.0;
+    duration = duration != null ? duration : 1.5;
+    batches = batches != null ? batches : 3;
     defaults = defaults != null ? defaults : true;
   }
 
@@ -227,9 +242,9 @@ public final class BenchMain implements Callable<Integer> {
           + "request is a new TCP connection and a full TLS handshake (certificate verified against the test CA): "
           + "req/s = handshakes/s, CPU µs/req = client CPU µs per handshake (and request).");
     }
-    if (!preset().equals("default")) {
+    if (quick || smoke) {
       notes.add("Preset " + preset() + ": indicative only (short warm-up, few levels and batches). "
-          + "Run without --quick for the thorough numbers.");
+          + "Run without --" + preset() + " for every peer at every level, or with --full for every scenario.");
     }
 
     ServerProcess embedded = null;
@@ -301,22 +316,33 @@ public final class BenchMain implements Callable<Integer> {
 
       List<Cell> cells = new ArrayList<>();
       int steps = scenarios.size() * runClients.size();
+      double planned = 0;
+      for (String scenario : scenarios) {
+        Scenario sc = Scenario.of(scenario);
+        URI on = serverFor(sc, base, embedded);
+        planned += on != null && embedded != null && !sc.onCaddy() ? warmupFor(sc) : 0;
+        for (String client : runClients) {
+          planned += plannedSeconds(client, sc, on == null ? null : on.resolve(sc.path()));
+        }
+      }
+      progress.plan(planned);
       int step = 0;
       Duration warm = secs(warmup);
       Duration re = secs(rewarm);
       Duration each = secs(duration);
       for (String scenario : scenarios) {
         Scenario sc = Scenario.of(scenario);
-        URI on = sc.onCaddy() ? caddy() : switch (sc.wire()) {
-          case H1 -> base;
-          case H1_TLS, H2_TLS -> embedded == null ? null : embedded.tlsUri();
-          case H2C -> embedded == null ? null : embedded.h2cUri();
-          case H3 -> embedded == null ? null : embedded.h3Uri();
-        };
+        URI on = serverFor(sc, base, embedded);
         URI url = on == null ? null : on.resolve(sc.path());
         URI scenarioStats = on == null ? null : on.equals(base) ? statsBase
             : ServerStats.accepted(on) >= 0 ? on : null;
         int expect = expected.get(scenario);
+        Path scenarioCa = sc.onCaddy() ? (url == null ? null : Path.of(System.getenv("STRAND_TLS_CA")))
+            : embedded == null ? null : embedded.ca();
+        if (url != null && embedded != null && !sc.onCaddy()) {
+          warmServer(url, sc, scenarioCa, expect, progress);
+          progress.advance(warmupFor(sc));
+        }
         for (String client : runClients) {
           if (sc.handshake() && !client.equals("strand") && !client.startsWith("fake")) {
             continue; // strand-only by design (the report's method says so), so no n/a rows either
@@ -343,10 +369,9 @@ public final class BenchMain implements Callable<Integer> {
             cells.addAll(AiohttpRunner.run(url, scenario, concurrency, expect, warm, re, each, batches, scenarioStats,
                 progress::update, logs.resolve("aiohttp.log")));
           } else {
-            Path ca = sc.onCaddy() ? Path.of(System.getenv("STRAND_TLS_CA"))
-                : embedded == null ? null : embedded.ca();
-            cells.addAll(javaClient(client, url, sc, expect, scenarioStats, ca, progress, logs));
+            cells.addAll(javaClient(client, url, sc, expect, scenarioStats, scenarioCa, progress, logs));
           }
+          progress.advance(plannedSeconds(client, sc, url)); // steps skipped above had none planned
         }
       }
       progress.done();
@@ -436,6 +461,46 @@ public final class BenchMain implements Callable<Integer> {
       return sc.wire() == dev.strand.bench.clients.Wire.H1 ? null : "cleartext HTTP/1.1 only in this bench";
     }
     return Clients.unsupported(client, sc.wire(), sc.handshake());
+  }
+
+  /** Where {@code sc} is served: the embedded server's listener for its wire, or Caddy; null when there is none. */
+  static URI serverFor(Scenario sc, URI base, ServerProcess embedded) {
+    return sc.onCaddy() ? caddy() : switch (sc.wire()) {
+      case H1 -> base;
+      case H1_TLS, H2_TLS -> embedded == null ? null : embedded.tlsUri();
+      case H2C -> embedded == null ? null : embedded.h2cUri();
+      case H3 -> embedded == null ? null : embedded.h3Uri();
+    };
+  }
+
+  /** How long {@code client} on {@code sc} should take by the options, for the progress line's estimate. */
+  private double plannedSeconds(String client, Scenario sc, URI url) {
+    if (notApplicable(client, sc, url) != null
+        || sc.handshake() && !client.equals("strand") && !client.startsWith("fake")) {
+      return 0;
+    }
+    int n = concurrency.size();
+    double measured = n * batches * duration;
+    return client.equals("wrk") || client.equals("h2load") ? measured + n * rewarm
+        : measured + warmupFor(sc) + (n - 1) * rewarm;
+  }
+
+  /**
+   * Drives the embedded server alone, for a client warm-up's length, before the first client of a scenario.
+   * The server JVM starts cold: without this, the first client measured (strand, in the default order) also
+   * paid for the server's JIT and trailed the same client measured later in the run.
+   */
+  private void warmServer(URI url, Scenario sc, Path ca, int expect, Progress progress) throws Exception {
+    double seconds = warmupFor(sc);
+    progress.update("server warm-up " + seconds + "s (" + sc.name() + ")");
+    int inFlight = 50;
+    ClientSpec spec = new ClientSpec(url, inFlight, secs(timeout), expect, sc.wire(), ca, null, false);
+    try (BenchClient client = Clients.get("strand").factory().apply(spec)) {
+      LoadLoop loop = new LoadLoop(client, inFlight, expect, maxRequests);
+      loop.start();
+      loop.run(secs(seconds));
+      loop.stop(secs(timeout + 5));
+    }
   }
 
   private List<Cell> javaClient(String client, URI url, Scenario sc, int expect, URI statsBase, Path ca,
