@@ -59,7 +59,8 @@ public final class Headers implements Iterable<Map.Entry<String, String>> {
   /** A builder holding these fields, to derive a changed copy. */
   public Builder toBuilder() {
     Builder b = new Builder();
-    b.namesAndValues = Arrays.copyOf(namesAndValues, Math.max(8, size * 2));
+    b.source = this;
+    b.namesAndValues = namesAndValues;
     b.size = size;
     return b;
   }
@@ -203,8 +204,22 @@ public final class Headers implements Iterable<Map.Entry<String, String>> {
   public static final class Builder {
     private String[] namesAndValues = new String[16];
     private int size;
+    /**
+     * The headers this builder was derived from while it has not changed them: their array is shared until
+     * the first change, and {@link #build()} returns them as they are. Most requests Strand derives (with a
+     * tag, for a retry or a redirect hop) keep their fields, so this saves two copies each.
+     */
+    private Headers source;
 
     private Builder() {}
+
+    /** Takes a copy of the shared fields before the first change. */
+    private void own() {
+      if (source != null) {
+        namesAndValues = Arrays.copyOf(namesAndValues, Math.max(8, size * 2 + 2));
+        source = null;
+      }
+    }
 
     /**
      * Appends a field.
@@ -214,6 +229,7 @@ public final class Headers implements Iterable<Map.Entry<String, String>> {
     public Builder add(String name, String value) {
       checkName(name);
       checkValue(name, value);
+      own();
       if (size * 2 == namesAndValues.length) {
         namesAndValues = Arrays.copyOf(namesAndValues, namesAndValues.length * 2);
       }
@@ -237,6 +253,7 @@ public final class Headers implements Iterable<Map.Entry<String, String>> {
 
     /** Removes every field named {@code name}. */
     public Builder remove(String name) {
+      own();
       int w = 0;
       for (int r = 0; r < size; r++) {
         if (!namesAndValues[r * 2].equalsIgnoreCase(name)) {
@@ -260,6 +277,9 @@ public final class Headers implements Iterable<Map.Entry<String, String>> {
     }
 
     public Headers build() {
+      if (source != null) {
+        return source;
+      }
       return size == 0 ? EMPTY : new Headers(Arrays.copyOf(namesAndValues, size * 2), size);
     }
   }

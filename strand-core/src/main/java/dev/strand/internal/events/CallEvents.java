@@ -70,73 +70,73 @@ public final class CallEvents implements EventListener.Call {
     this.attempt = attempt;
   }
 
-  private void emit(Consumer<EventListener> event) {
-    guard.deliver(event);
+  private void emit(long nanos, Consumer<EventListener> event) {
+    guard.deliver(nanos, event);
   }
 
   public void callStart() {
     long t = System.nanoTime();
-    emit(l -> l.callStart(this, t));
+    emit(t, l -> l.callStart(this, t));
   }
 
   public void callEnd() {
     long t = System.nanoTime();
-    emit(l -> l.callEnd(this, t));
+    emit(t, l -> l.callEnd(this, t));
   }
 
   public void callFailed(Throwable failure) {
     long t = System.nanoTime();
     HttpException e = failure instanceof HttpException he ? he
         : new dev.strand.TransportException(String.valueOf(failure), request, failure);
-    emit(l -> l.callFailed(this, t, e));
+    emit(t, l -> l.callFailed(this, t, e));
   }
 
   public void connectionAcquireStart() {
     long t = System.nanoTime();
     acquireStartNanos = t;
-    emit(l -> l.connectionAcquireStart(this, t));
+    emit(t, l -> l.connectionAcquireStart(this, t));
   }
 
   public void dnsStart(String host) {
     long t = System.nanoTime();
-    emit(l -> l.dnsStart(this, t, host));
+    emit(t, l -> l.dnsStart(this, t, host));
   }
 
   public void dnsEnd(String host, List<InetAddress> addresses) {
     long t = System.nanoTime();
-    emit(l -> l.dnsEnd(this, t, host, addresses));
+    emit(t, l -> l.dnsEnd(this, t, host, addresses));
   }
 
   public void connectStart(SocketAddress address) {
     long t = System.nanoTime();
-    emit(l -> l.connectStart(this, t, address));
+    emit(t, l -> l.connectStart(this, t, address));
   }
 
   public void connectEnd(SocketAddress address) {
     long t = System.nanoTime();
-    emit(l -> l.connectEnd(this, t, address));
+    emit(t, l -> l.connectEnd(this, t, address));
   }
 
   public void connectFailed(SocketAddress address, Throwable cause) {
     long t = System.nanoTime();
-    emit(l -> l.connectFailed(this, t, address, cause));
+    emit(t, l -> l.connectFailed(this, t, address, cause));
   }
 
   public void tlsStart() {
     long t = System.nanoTime();
-    emit(l -> l.tlsStart(this, t));
+    emit(t, l -> l.tlsStart(this, t));
   }
 
   public void tlsEnd(SSLSession session, String alpn) {
     long t = System.nanoTime();
-    emit(l -> l.tlsEnd(this, t, session, alpn));
+    emit(t, l -> l.tlsEnd(this, t, session, alpn));
   }
 
   public void connectionAcquired(long connectionId, Version version, boolean reused) {
     this.connectionId = connectionId;
     long t = System.nanoTime();
     long waited = acquireStartNanos == 0 ? 0 : t - acquireStartNanos;
-    emit(l -> l.connectionAcquired(this, t, connectionId, version, reused, waited));
+    emit(t, l -> l.connectionAcquired(this, t, connectionId, version, reused, waited));
   }
 
   /** The current exchange no longer uses the connection it acquired last. */
@@ -144,62 +144,62 @@ public final class CallEvents implements EventListener.Call {
     long t = System.nanoTime();
     long id = connectionId;
     if (id != 0) {
-      emit(l -> l.connectionReleased(this, t, id));
+      emit(t, l -> l.connectionReleased(this, t, id));
     }
   }
 
   public void requestHeadersSent(int streamId) {
     long t = System.nanoTime();
-    emit(l -> l.requestHeadersSent(this, t, streamId));
+    emit(t, l -> l.requestHeadersSent(this, t, streamId));
   }
 
   public void requestBodySent(long bytes) {
     long t = System.nanoTime();
-    emit(l -> l.requestBodySent(this, t, bytes));
+    emit(t, l -> l.requestBodySent(this, t, bytes));
   }
 
   public void responseHeadersReceived(ResponseHead head) {
     long t = System.nanoTime();
-    emit(l -> l.responseHeadersReceived(this, t, head));
+    emit(t, l -> l.responseHeadersReceived(this, t, head));
   }
 
   public void responseBodyReceived(long bytes) {
     long t = System.nanoTime();
-    emit(l -> l.responseBodyReceived(this, t, bytes));
+    emit(t, l -> l.responseBodyReceived(this, t, bytes));
   }
 
   public void redirect(ResponseHead response, Request next) {
     long t = System.nanoTime();
-    emit(l -> l.redirect(this, t, response, next));
+    emit(t, l -> l.redirect(this, t, response, next));
   }
 
   public void webSocketOpen(dev.strand.WebSocket ws) {
     long t = System.nanoTime();
-    emit(l -> l.webSocketOpen(this, t, ws));
+    emit(t, l -> l.webSocketOpen(this, t, ws));
   }
 
   public void webSocketMessage(boolean text, long bytes) {
     long t = System.nanoTime();
-    emit(l -> l.webSocketMessage(this, t, text, bytes));
+    emit(t, l -> l.webSocketMessage(this, t, text, bytes));
   }
 
   public void webSocketClosed(int code, String reason, HttpException failure) {
     long t = System.nanoTime();
-    emit(l -> l.webSocketClosed(this, t, code, reason, failure));
+    emit(t, l -> l.webSocketClosed(this, t, code, reason, failure));
   }
 
   public void serverSentEvent(dev.strand.ServerSentEvent event) {
     long t = System.nanoTime();
-    emit(l -> l.serverSentEvent(this, t, event));
+    emit(t, l -> l.serverSentEvent(this, t, event));
   }
 
   public void eventStreamReconnected(int reconnects) {
     long t = System.nanoTime();
-    emit(l -> l.eventStreamReconnected(this, t, reconnects));
+    emit(t, l -> l.eventStreamReconnected(this, t, reconnects));
   }
 
   public void retry(RetryPolicy.Retry retry) {
     long t = System.nanoTime();
-    emit(l -> l.retry(this, t, retry));
+    emit(t, l -> l.retry(this, t, retry));
   }
 }

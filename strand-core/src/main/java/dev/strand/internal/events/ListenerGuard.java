@@ -43,14 +43,14 @@ public final class ListenerGuard {
     return dropped.get();
   }
 
-  void deliver(Consumer<EventListener> event) {
+  /** Delivers {@code event}, which happened at {@code nanos} (the time it holds the thread is measured from then). */
+  void deliver(long nanos, Consumer<EventListener> event) {
     if (offThread) {
       enqueue(event);
       return;
     }
-    long start = System.nanoTime();
     call(event);
-    long took = System.nanoTime() - start;
+    long took = System.nanoTime() - nanos;
     if (took > BLOCKING_NANOS && blocked.compareAndSet(false, true)) {
       offThread = true;
       LOG.log(System.Logger.Level.WARNING, () -> "event listener " + listener + " held a thread for "

@@ -17,14 +17,14 @@ class ListenerGuardTest {
     AtomicInteger delivered = new AtomicInteger();
     ListenerGuard guard = new ListenerGuard(new EventListener() { });
     // The first event holds the caller's thread past the limit: from then on events queue.
-    guard.deliver(l -> sleep(ListenerGuard.BLOCKING_NANOS / 1_000_000 + 50));
-    guard.deliver(l -> {
+    guard.deliver(System.nanoTime(), l -> sleep(ListenerGuard.BLOCKING_NANOS / 1_000_000 + 50));
+    guard.deliver(System.nanoTime(), l -> {
       await(gate);
       delivered.incrementAndGet();
     });
     int extra = 1_000;
     for (int i = 0; i < ListenerGuard.MAX_QUEUED + extra; i++) {
-      guard.deliver(l -> delivered.incrementAndGet());
+      guard.deliver(System.nanoTime(), l -> delivered.incrementAndGet());
     }
     // One queued slot is the blocked event's; everything past the limit was dropped.
     assertEquals(extra + 1, guard.dropped());
