@@ -1,6 +1,7 @@
 package dev.strand.bench;
 
 import java.io.PrintStream;
+import java.util.function.LongSupplier;
 
 /**
  * The one progress line on stderr: rewritten in place on a terminal, one line per update otherwise. Given the
@@ -11,16 +12,25 @@ final class Progress {
 
   private final PrintStream err;
   private final boolean terminal;
-  private final long t0 = System.nanoTime();
+  private final LongSupplier clock;
+  private final long t0;
   private String prefix = "";
   private int lastLength;
   private double plannedSeconds;
+  private long planStart;
   private double plannedDone;
   private long doneAtNanos;
 
   Progress(PrintStream err, boolean terminal) {
+    this(err, terminal, System::nanoTime);
+  }
+
+  /** With the clock given (tests), in nanoseconds. */
+  Progress(PrintStream err, boolean terminal, LongSupplier clock) {
     this.err = err;
     this.terminal = terminal;
+    this.clock = clock;
+    this.t0 = clock.getAsLong();
   }
 
   /** Sets what the next updates are about, e.g. {@code [3/12]}. */
@@ -31,16 +41,17 @@ final class Progress {
   /** The whole run should take {@code seconds} by its options (warm-ups, levels, batches). */
   synchronized void plan(double seconds) {
     plannedSeconds = seconds;
+    planStart = clock.getAsLong(); // what came before (server start, defaults probes) is not in the plan
   }
 
   /** A step that was planned to take {@code seconds} is over. */
   synchronized void advance(double seconds) {
     plannedDone += seconds;
-    doneAtNanos = System.nanoTime();
+    doneAtNanos = clock.getAsLong();
   }
 
   synchronized void update(String what) {
-    long now = System.nanoTime();
+    long now = clock.getAsLong();
     long s = (now - t0) / 1_000_000_000L;
     String line = String.format("%s %s  (%d:%02d%s)", prefix, what, s / 60, s % 60, eta(now));
     if (terminal) {
@@ -57,8 +68,8 @@ final class Progress {
       return "";
     }
     // Planned time left, stretched by the pace so far (JVM starts and probes are not in the plan).
-    double pace = plannedDone > 0 ? (doneAtNanos - t0) / 1e9 / plannedDone : 1.0;
-    double inStep = (now - (plannedDone > 0 ? doneAtNanos : t0)) / 1e9;
+    double pace = plannedDone > 0 ? (doneAtNanos - planStart) / 1e9 / plannedDone : 1.0;
+    double inStep = (now - (plannedDone > 0 ? doneAtNanos : planStart)) / 1e9;
     long left = Math.round(Math.max(0, (plannedSeconds - plannedDone) * pace - inStep));
     return String.format(", about %d:%02d left", left / 60, left % 60);
   }
