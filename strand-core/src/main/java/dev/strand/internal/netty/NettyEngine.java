@@ -84,6 +84,7 @@ public final class NettyEngine {
     if (expiryNanos > 0) {
       scheduleSweep(expiryNanos);
     }
+    OpenEngines.opened(this);
   }
 
   /** See {@link dev.strand.Transport#send}. */
@@ -118,7 +119,7 @@ public final class NettyEngine {
     return webSockets.open(request, listener, maxMessageSize);
   }
 
-  boolean isClosed() {
+  public boolean isClosed() {
     return closed;
   }
 
@@ -230,6 +231,7 @@ public final class NettyEngine {
       return;
     }
     closed = true;
+    OpenEngines.closed(this);
     webSockets.closeAll();
     pool.close();
     loops.shutdown();
