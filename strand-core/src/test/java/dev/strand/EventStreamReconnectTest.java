@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strand.peers.Peers;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.TestServerExtension;
 import java.time.Duration;
@@ -55,7 +56,7 @@ class EventStreamReconnectTest {
 
   @Test
   void aiohttpStreamsAreResumedToo() {
-    String aiohttp = Http2PeersTest.env("STRAND_AIOHTTP_SSE_URL");
+    String aiohttp = Peers.env("STRAND_AIOHTTP_SSE_URL");
     try (Client client = Client.create();
         EventStream events = client.events(Request.get(aiohttp + "/events?count=2"), QUICK)) {
       assertEquals(List.of("1", "2", "3", "4"), ids(events, 4));

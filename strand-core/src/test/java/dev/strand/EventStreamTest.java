@@ -25,16 +25,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link Client#events} against the testkit's {@code /sse} endpoints over HTTP/1.1. */
 @ExtendWith(NettyLeakDetectorExtension.class)
-class EventStreamTest {
+public class EventStreamTest {
   @RegisterExtension
   static final TestServerExtension server = TestServerExtension.start();
 
   /** Event {@code n} of {@code /sse} (the first of a stream carries the retry). */
-  static ServerSentEvent tick(long n) {
+  public static ServerSentEvent tick(long n) {
     return tick(n, n == 1);
   }
 
-  static ServerSentEvent tick(long n, boolean first) {
+  public static ServerSentEvent tick(long n, boolean first) {
     return new ServerSentEvent("tick", "tick " + n + "\nsecond line", String.valueOf(n),
         first ? Duration.ofMillis(2500) : null);
   }
@@ -45,7 +45,7 @@ class EventStreamTest {
       new ServerSentEvent("café", "1 ☃ 2", "7", null),
       new ServerSentEvent("message", "last", "7", null));
 
-  static List<ServerSentEvent> readAll(EventStream events) {
+  public static List<ServerSentEvent> readAll(EventStream events) {
     List<ServerSentEvent> out = new ArrayList<>();
     for (ServerSentEvent e : events) {
       out.add(e);

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** HTTP/2 through the Client against the testkit server: ALPN, h2c prior knowledge, multiplexing, flow control. */
 @ExtendWith(NettyLeakDetectorExtension.class)
-class Http2Test {
+public class Http2Test {
   @RegisterExtension
   static final TestServerExtension tls = tlsServer();
   @RegisterExtension
@@ -171,10 +171,10 @@ class Http2Test {
   }
 
   /** {@code n} zero bytes, generated as read. */
-  static final class ZeroStream extends InputStream {
+  public static final class ZeroStream extends InputStream {
     private long left;
 
-    ZeroStream(long n) {
+    public ZeroStream(long n) {
       left = n;
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strand.peers.Peers;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -214,7 +215,7 @@ class HttpCacheTest {
 
   @Test
   void nginxResponsesAreStoredServedAndRevalidated() throws IOException {
-    String nginx = Http2PeersTest.env("STRAND_NGINX_URL");
+    String nginx = Peers.env("STRAND_NGINX_URL");
     HttpCache cache = HttpCache.onDisk(dir, 64L << 20);
     try (Client client = Client.builder().cache(cache).build()) {
       Response first = client.get(nginx + "/cached/small.json");

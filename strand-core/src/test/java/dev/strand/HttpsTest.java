@@ -18,12 +18,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** HTTPS over HTTP/1.1 through the Client, on both TLS engines, against the loopback testkit server. */
 @ExtendWith(NettyLeakDetectorExtension.class)
-class HttpsTest {
+public class HttpsTest {
   static Stream<Tls.Engine> engines() {
     return TlsContexts.openSslAvailable() ? Stream.of(Tls.Engine.JDK, Tls.Engine.OPENSSL) : Stream.of(Tls.Engine.JDK);
   }
 
-  static TestServer tlsServer(boolean http2) {
+  public static TestServer tlsServer(boolean http2) {
     var pki = SharedTestPki.get();
     return TestServer.builder().tls(pki.server().cert(), pki.server().key()).http2(http2).build();
   }

@@ -51,7 +51,8 @@ class NoCallLeftBehindExtensionTest {
     @Test
     void leavesACallRunning() {
       Assumptions.assumeTrue(armed);
-      careless = Client.builder().build();
+      // Longer than the extension's wait for a client to settle, so the call is still running when it looks.
+      careless = Client.builder().timeout(Timeout.of(java.time.Duration.ofSeconds(60))).build();
       careless.async().get(server.url("/never")); // the server never answers; nobody waits or cancels
     }
 

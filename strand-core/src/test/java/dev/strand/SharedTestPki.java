@@ -3,15 +3,15 @@ package dev.strand;
 import dev.strand.testkit.tls.TestPki;
 
 /** The per-JVM test PKI, and a {@link Tls} that trusts only its CA, for the end-to-end TLS tests. */
-final class SharedTestPki {
+public final class SharedTestPki {
   private SharedTestPki() {}
 
-  static TestPki get() {
+  public static TestPki get() {
     return TestPki.shared();
   }
 
   /** Trusts only the test CA. */
-  static Tls trustTestCa(Tls.Engine engine) {
+  public static Tls trustTestCa(Tls.Engine engine) {
     return Tls.builder().trustSystem(false).trustPem(get().ca().cert()).engine(engine).build();
   }
 }

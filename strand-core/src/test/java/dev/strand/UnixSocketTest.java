@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strand.peers.Peers;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
 import java.nio.file.Path;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(NettyLeakDetectorExtension.class)
 class UnixSocketTest {
   private static Path socket(String env) {
-    return Path.of(Http2PeersTest.env(env));
+    return Path.of(Peers.env(env));
   }
 
   @Test

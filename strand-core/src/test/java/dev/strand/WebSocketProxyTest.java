@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * WebSockets through the scripted {@link TestProxy}: always a CONNECT tunnel, for ws:// as for wss://
- * (a forwarding proxy need not relay an upgrade). Real proxies are in {@link ProxyPeersTest}.
+ * (a forwarding proxy need not relay an upgrade). Real proxies are in {@link dev.strand.peers.ProxyPeersTest}.
  */
 @ExtendWith(NettyLeakDetectorExtension.class)
 class WebSocketProxyTest {

@@ -11,15 +11,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A listener that records what a WebSocket delivers, for tests to wait on (bounded waits only). */
-class WebSocketRecorder implements WebSocket.Listener {
-  final BlockingQueue<Object> messages = new LinkedBlockingQueue<>(); // String or byte[]
-  final BlockingQueue<byte[]> pongs = new LinkedBlockingQueue<>();
-  final AtomicInteger opens = new AtomicInteger();
-  final AtomicInteger ends = new AtomicInteger();
-  final CountDownLatch ended = new CountDownLatch(1);
+public class WebSocketRecorder implements WebSocket.Listener {
+  public final BlockingQueue<Object> messages = new LinkedBlockingQueue<>(); // String or byte[]
+  public final BlockingQueue<byte[]> pongs = new LinkedBlockingQueue<>();
+  public final AtomicInteger opens = new AtomicInteger();
+  public final AtomicInteger ends = new AtomicInteger();
+  public final CountDownLatch ended = new CountDownLatch(1);
   volatile String callbackThread;
-  volatile int closeCode = -1;
-  volatile String closeReason;
+  public volatile int closeCode = -1;
+  public volatile String closeReason;
   volatile HttpException error;
   volatile Boolean openAtEnd; // what the socket said of itself when the end was reported
 
@@ -61,35 +61,35 @@ class WebSocketRecorder implements WebSocket.Listener {
     ended.countDown();
   }
 
-  Object next() throws InterruptedException {
+  public Object next() throws InterruptedException {
     Object m = messages.poll(10, TimeUnit.SECONDS);
     assertNotNull(m, "no message within 10 s; error: " + error);
     return m;
   }
 
-  String nextText() throws InterruptedException {
+  public String nextText() throws InterruptedException {
     return (String) next();
   }
 
-  byte[] nextBinary() throws InterruptedException {
+  public byte[] nextBinary() throws InterruptedException {
     return (byte[]) next();
   }
 
-  void awaitEnd() throws InterruptedException {
+  public void awaitEnd() throws InterruptedException {
     assertTrue(ended.await(10, TimeUnit.SECONDS), "the socket did not end within 10 s");
     Thread.sleep(50); // a second, wrong end callback would come right after the first
     assertEquals(1, ends.get(), "exactly one of onClose/onError");
   }
 
   /** Waits for the end and returns the error it reported (fails if it closed cleanly). */
-  HttpException awaitError() throws InterruptedException {
+  public HttpException awaitError() throws InterruptedException {
     awaitEnd();
     assertNotNull(error, "expected onError, got onClose " + closeCode + " " + closeReason);
     return error;
   }
 
   /** Sends {@code text}, sees it echoed, then closes with 1000 and sees the peer's Close. */
-  void echoAndClose(WebSocket ws, String text) throws Exception {
+  public void echoAndClose(WebSocket ws, String text) throws Exception {
     ws.sendText(text);
     assertEquals(text, nextText());
     ws.close(1000, "bye").get(5, TimeUnit.SECONDS);

@@ -1,20 +1,29 @@
-package dev.strand;
+package dev.strand.bench;
 
+import dev.strand.Client;
+import dev.strand.Limits;
+import dev.strand.Timeout;
+import dev.strand.Tls;
+import dev.strand.Version;
 import dev.strand.testkit.TestServer;
+import dev.strand.testkit.tls.TestPki;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A bounded loopback measurement, run by hand (not a test): HTTP/2 throughput with one connection
- * that queues beyond the server's stream limit versus opening more connections when full, and TLS
- * handshakes per second on the JDK and OpenSSL engines.
+ * A bounded loopback probe, run by hand, for a pool decision rather than a comparison with peers: HTTP/2
+ * throughput when requests beyond the server's stream limit queue on one connection versus when the pool
+ * opens more connections, beside HTTP/1.1 and TLS handshakes per second on the JDK and OpenSSL engines.
+ * Client and server share this JVM, so only the ratios mean anything; the side-by-side numbers are
+ * {@code bin/strand bench}'s.
  *
- * <pre>java -cp TEST_CLASSPATH dev.strand.Http2Bench [seconds]</pre>
+ * <pre>bin/strand bench --smoke   # builds strand-bench and its target/lib
+ * java -cp "strand-bench/target/strand-bench-0.1.0-SNAPSHOT.jar:strand-bench/target/lib/*" dev.strand.bench.Http2PoolingProbe [seconds]</pre>
  */
-public final class Http2Bench {
-  private Http2Bench() {}
+public final class Http2PoolingProbe {
+  private Http2PoolingProbe() {}
 
   public static void main(String[] args) throws Exception {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
@@ -29,7 +38,7 @@ public final class Http2Bench {
         report("h1.1 100 in flight, 100 conns", run(Version.HTTP_1_1, Limits.ofConnections(100), url, 100, seconds));
       }
     }
-    var pki = SharedTestPki.get();
+    var pki = TestPki.shared();
     try (TestServer tls = TestServer.builder().tls(pki.server().cert(), pki.server().key()).build()) {
       for (Tls.Engine engine : new Tls.Engine[] {Tls.Engine.JDK, Tls.Engine.OPENSSL}) {
         handshakes(tls, engine, seconds);
@@ -70,7 +79,7 @@ public final class Http2Bench {
 
   /** Fresh TLS connections in a loop (nothing kept alive), 4 at a time. */
   static void handshakes(TestServer server, Tls.Engine engine, int seconds) throws Exception {
-    Tls tls = SharedTestPki.trustTestCa(engine);
+    Tls tls = Tls.builder().trustSystem(false).trustPem(TestPki.shared().ca().cert()).engine(engine).build();
     Limits noReuse = new Limits(4, 0, Duration.ZERO, 4);
     try (Client client = Client.builder().tls(tls).limits(noReuse).timeout(Timeout.of(Duration.ofSeconds(30))).build()) {
       for (int i = 0; i < 50; i++) {

@@ -1,4 +1,4 @@
-package dev.strand;
+package dev.strand.peers;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.strand.Client;
+import dev.strand.Request;
+import dev.strand.Response;
+import dev.strand.ResponseHead;
+import dev.strand.StreamingResponse;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.NginxDocroot;
 import dev.strand.testkit.Payloads;
@@ -17,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -25,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code STRAND_NGINX_URL}). Skipped when no nginx is configured, except on CI, where that is an error.
  */
 @ExtendWith(NettyLeakDetectorExtension.class)
+@Tag("peer")
 class NginxIntegrationTest {
   private static Client client;
   private static final List<ResponseHead> rawHeads = new CopyOnWriteArrayList<>();

@@ -1,10 +1,20 @@
-package dev.strand;
+package dev.strand.peers;
 
+import static dev.strand.peers.Peers.env;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.strand.Client;
+import dev.strand.Http2Test;
+import dev.strand.Limits;
+import dev.strand.Request;
+import dev.strand.RequestBody;
+import dev.strand.Response;
+import dev.strand.StreamingResponse;
+import dev.strand.Timeout;
+import dev.strand.Tls;
+import dev.strand.Version;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
 import java.io.InputStream;
@@ -14,7 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,20 +34,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * streams). Skipped when the peers are not configured, except on CI, where that is an error.
  */
 @ExtendWith(NettyLeakDetectorExtension.class)
+@Tag("peer")
 class Http2PeersTest {
   static final long LARGE = 64L << 20;
-
-  /** The peer URL bin/test exported as {@code name}; a failure on CI without it, else the test is skipped. */
-  static String env(String name) {
-    String v = System.getenv(name);
-    if (v == null || v.isBlank()) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail(name + " is not set on CI: run the tests through bin/test, which starts the peers");
-      }
-      Assumptions.abort(name + " is not set: no peer to test against (bin/test starts them)");
-    }
-    return v;
-  }
 
   private static Client client(Version version) {
     Tls tls = Tls.builder().trustPem(Path.of(env("STRAND_TLS_CA"))).build();

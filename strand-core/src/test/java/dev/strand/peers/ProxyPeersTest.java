@@ -1,4 +1,4 @@
-package dev.strand;
+package dev.strand.peers;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.strand.Client;
+import dev.strand.ConnectException;
+import dev.strand.HttpsTest;
+import dev.strand.Proxy;
+import dev.strand.RequestBody;
+import dev.strand.Response;
+import dev.strand.SharedTestPki;
+import dev.strand.Tls;
+import dev.strand.Version;
+import dev.strand.WebSocketRecorder;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
 import dev.strand.testkit.TestServer;
@@ -13,6 +23,7 @@ import java.net.URI;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -23,6 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Skipped when they are not configured, except on CI, where that is an error.
  */
 @ExtendWith(NettyLeakDetectorExtension.class)
+@Tag("peer")
 class ProxyPeersTest {
   private static TestServer http;
   private static TestServer https;

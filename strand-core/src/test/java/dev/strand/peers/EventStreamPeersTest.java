@@ -1,13 +1,18 @@
-package dev.strand;
+package dev.strand.peers;
 
 import static dev.strand.EventStreamTest.readAll;
 import static dev.strand.EventStreamTest.tick;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.strand.Client;
+import dev.strand.EventStream;
+import dev.strand.Request;
+import dev.strand.ServerSentEvent;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -18,11 +23,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * CI, where that is an error.
  */
 @ExtendWith(NettyLeakDetectorExtension.class)
+@Tag("peer")
 class EventStreamPeersTest {
 
   @Test
   void nginxServesARecordedStream() {
-    String nginx = Http2PeersTest.env("STRAND_NGINX_URL");
+    String nginx = Peers.env("STRAND_NGINX_URL");
     try (Client client = Client.create(); EventStream events = client.events(nginx + "/events.sse")) {
       assertEquals("text/event-stream", events.response().headers().first("Content-Type"));
       // The file is SseEndpoints.RECORDED: a BOM, a retry-only block, ticks 1-3, the /sse/split text and an
@@ -38,7 +44,7 @@ class EventStreamPeersTest {
 
   @Test
   void aiohttpWritesAStreamAsItGoes() {
-    String aiohttp = Http2PeersTest.env("STRAND_AIOHTTP_SSE_URL");
+    String aiohttp = Peers.env("STRAND_AIOHTTP_SSE_URL");
     try (Client client = Client.create()) {
       String lastId;
       try (EventStream events = client.events(aiohttp + "/events?count=3")) {

@@ -1,16 +1,22 @@
-package dev.strand;
+package dev.strand.peers;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.strand.Client;
+import dev.strand.Request;
+import dev.strand.WebSocket;
+import dev.strand.WebSocketHandshakeException;
+import dev.strand.WebSocketRecorder;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -20,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Skipped without it, except on CI, where that is an error.
  */
 @ExtendWith(NettyLeakDetectorExtension.class)
+@Tag("peer")
 class AiohttpWebSocketTest {
   private static String base;
   private static Client client;

@@ -1,15 +1,21 @@
-package dev.strand;
+package dev.strand.peers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.strand.Auth;
+import dev.strand.Client;
+import dev.strand.CookieJar;
+import dev.strand.Response;
+import dev.strand.ResponseHead;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -19,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * bin/test or on CI ({@code STRAND_NGINX_URL} or {@code CI} set), where that is an error.
  */
 @ExtendWith(NettyLeakDetectorExtension.class)
+@Tag("peer")
 class HttpbinPeerTest {
   private static String base;
 

@@ -1,15 +1,19 @@
-package dev.strand;
+package dev.strand.peers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.strand.Client;
+import dev.strand.ProtocolException;
+import dev.strand.Response;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.NginxDocroot;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -18,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * gzip-compressed on the wire). Skipped without {@code STRAND_NGINX_URL}, except on CI.
  */
 @ExtendWith(NettyLeakDetectorExtension.class)
+@Tag("peer")
 class NginxCharsetTest {
   private static String base;
 
