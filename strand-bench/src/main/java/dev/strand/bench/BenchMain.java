@@ -488,7 +488,7 @@ public final class BenchMain implements Callable<Integer> {
   /**
    * Drives the embedded server alone, for a client warm-up's length, before the first client of a scenario.
    * The server JVM starts cold: without this, the first client measured (strand, in the default order) also
-   * paid for the server's JIT and trailed the same client measured later in the run.
+   * pays for the server's JIT.
    */
   private void warmServer(URI url, Scenario sc, Path ca, int expect, Progress progress) throws Exception {
     double seconds = warmupFor(sc);

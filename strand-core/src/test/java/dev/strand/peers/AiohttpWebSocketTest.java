@@ -3,7 +3,6 @@ package dev.strand.peers;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strand.Client;
 import dev.strand.Request;
@@ -14,7 +13,6 @@ import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -33,13 +31,7 @@ class AiohttpWebSocketTest {
 
   @BeforeAll
   static void connect() {
-    base = System.getenv("STRAND_AIOHTTP_WS_URL");
-    if (base == null || base.isBlank()) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail("STRAND_AIOHTTP_WS_URL is not set on CI: run the tests through bin/test, which starts aiohttp");
-      }
-      Assumptions.abort("STRAND_AIOHTTP_WS_URL is not set: no aiohttp to test against (bin/test starts one)");
-    }
+    base = Peers.env("STRAND_AIOHTTP_WS_URL");
     client = Client.create();
   }
 

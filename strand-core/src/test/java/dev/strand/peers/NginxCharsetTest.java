@@ -3,7 +3,6 @@ package dev.strand.peers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strand.Client;
 import dev.strand.ProtocolException;
@@ -11,7 +10,6 @@ import dev.strand.Response;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.NginxDocroot;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -28,13 +26,7 @@ class NginxCharsetTest {
 
   @BeforeAll
   static void peer() {
-    base = System.getenv("STRAND_NGINX_URL");
-    if (base == null || base.isBlank()) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail("STRAND_NGINX_URL is not set on CI: run the tests through bin/test, which starts nginx");
-      }
-      Assumptions.abort("STRAND_NGINX_URL is not set: no nginx to test against (bin/test starts one)");
-    }
+    base = Peers.env("STRAND_NGINX_URL");
   }
 
   @Test

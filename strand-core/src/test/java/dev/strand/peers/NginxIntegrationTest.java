@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -38,13 +37,7 @@ class NginxIntegrationTest {
 
   @BeforeAll
   static void connect() {
-    String url = System.getenv("STRAND_NGINX_URL");
-    if (url == null || url.isBlank()) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail("STRAND_NGINX_URL is not set on CI: run the tests through bin/test, which starts nginx");
-      }
-      Assumptions.abort("STRAND_NGINX_URL is not set: no nginx to test against (bin/test starts one)");
-    }
+    String url = Peers.env("STRAND_NGINX_URL");
     client = Client.builder().baseUrl(url).onResponse(rawHeads::add).build();
   }
 

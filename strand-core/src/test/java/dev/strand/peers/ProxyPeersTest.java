@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strand.Client;
 import dev.strand.ConnectException;
@@ -21,7 +20,6 @@ import dev.strand.testkit.Payloads;
 import dev.strand.testkit.TestServer;
 import java.net.URI;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -54,17 +52,6 @@ class ProxyPeersTest {
     h2.close();
   }
 
-  private static String peer(String variable) {
-    String url = System.getenv(variable);
-    if (url == null || url.isBlank()) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail(variable + " is not set on CI: run the tests through bin/test, which starts the proxies");
-      }
-      Assumptions.abort(variable + " is not set: no proxy to test against (bin/test starts one)");
-    }
-    return url;
-  }
-
   private static Client client(Proxy proxy, Version version) {
     return Client.builder().proxy(proxy).version(version).tls(SharedTestPki.trustTestCa(Tls.Engine.JDK)).build();
   }
@@ -77,7 +64,7 @@ class ProxyPeersTest {
 
   @Test
   void httpThroughTinyproxyIsForwardedWithVia() {
-    try (Client client = client(Proxy.http(peer("STRAND_TINYPROXY_URL")), Version.HTTP_1_1)) {
+    try (Client client = client(Proxy.http(Peers.env("STRAND_TINYPROXY_URL")), Version.HTTP_1_1)) {
       byte[] upload = Payloads.bytes(200_000);
       assertTrue(client.post(http.url("/sink"), RequestBody.of(upload)).text().contains("\"bytes\": 200000"));
       // tinyproxy closes each client connection after one response (without saying so), so there is
@@ -92,8 +79,8 @@ class ProxyPeersTest {
 
   @Test
   void httpsAndHttp2ThroughTinyproxyTunnel() {
-    try (Client h1 = client(Proxy.http(peer("STRAND_TINYPROXY_URL")), Version.HTTP_1_1);
-        Client h2c = client(Proxy.http(peer("STRAND_TINYPROXY_URL")), Version.HTTP_2)) {
+    try (Client h1 = client(Proxy.http(Peers.env("STRAND_TINYPROXY_URL")), Version.HTTP_1_1);
+        Client h2c = client(Proxy.http(Peers.env("STRAND_TINYPROXY_URL")), Version.HTTP_2)) {
       for (int i = 0; i < 5; i++) {
         Response r = h1.get("https://localhost:" + https.port() + "/small");
         assertArrayEquals(Payloads.SMALL, r.bytes());
@@ -108,7 +95,7 @@ class ProxyPeersTest {
 
   @Test
   void tinyproxyBasicAuth() {
-    String url = peer("STRAND_TINYPROXY_AUTH_URL");
+    String url = Peers.env("STRAND_TINYPROXY_AUTH_URL");
     try (Client right = client(Proxy.http(withUser(url, "user", "pass")), Version.HTTP_1_1);
         Client wrong = client(Proxy.http(withUser(url, "user", "nope")), Version.HTTP_1_1);
         Client none = client(Proxy.http(url), Version.HTTP_1_1)) {
@@ -127,7 +114,7 @@ class ProxyPeersTest {
 
   @Test
   void socks5TunnelsHttpAndHttps() {
-    try (Client client = client(Proxy.socks5(peer("STRAND_SOCKS5_URL")), Version.HTTP_2)) {
+    try (Client client = client(Proxy.socks5(Peers.env("STRAND_SOCKS5_URL")), Version.HTTP_2)) {
       assertArrayEquals(Payloads.SMALL, client.get("http://localhost:" + http.port() + "/small").bytes());
       Response r = client.get("https://localhost:" + h2.port() + "/small");
       assertEquals(Version.HTTP_2, r.version());
@@ -137,7 +124,7 @@ class ProxyPeersTest {
 
   @Test
   void socks5Auth() {
-    String url = peer("STRAND_SOCKS5_AUTH_URL");
+    String url = Peers.env("STRAND_SOCKS5_AUTH_URL");
     try (Client right = client(Proxy.socks5(withUser(url, "user", "pass")), Version.HTTP_1_1);
         Client wrong = client(Proxy.socks5(withUser(url, "user", "nope")), Version.HTTP_1_1)) {
       assertArrayEquals(Payloads.SMALL, right.get("https://localhost:" + https.port() + "/small").bytes());
@@ -149,13 +136,13 @@ class ProxyPeersTest {
 
   @Test
   void webSocketsThroughTinyproxyTunnel() throws Exception {
-    String url = peer("STRAND_TINYPROXY_AUTH_URL");
+    String url = Peers.env("STRAND_TINYPROXY_AUTH_URL");
     webSocketsThrough(Proxy.http(withUser(url, "user", "pass")), Proxy.http(withUser(url, "user", "nope")));
   }
 
   @Test
   void webSocketsThroughSocks5() throws Exception {
-    String url = peer("STRAND_SOCKS5_AUTH_URL");
+    String url = Peers.env("STRAND_SOCKS5_AUTH_URL");
     webSocketsThrough(Proxy.socks5(withUser(url, "user", "pass")), Proxy.socks5(withUser(url, "user", "nope")));
   }
 

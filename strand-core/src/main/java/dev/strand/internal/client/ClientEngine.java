@@ -39,7 +39,7 @@ public final class ClientEngine {
   private final RequestDefaults defaults;
   private final CookieJar jar;
   private final RetryBudget retryBudget;
-  /** Set once a throwing event listener has been logged, so it is logged once per client. */
+  /** The client's event listener behind the guard its calls share, or {@code null} without one. */
   private final ListenerGuard listener;
   private final Link chain;
 
@@ -209,7 +209,7 @@ public final class ClientEngine {
   private CompletableFuture<StreamingResponse> start(Call call, Request request, Link chain, CompletableFuture<?> result) {
     try {
       Request withDefaults = UrlCredentials.apply(defaults.apply(request), config.auth() != null);
-      if (config.eventListener() != null) {
+      if (listener != null) {
         call.events = new CallEvents(listener);
         withDefaults = call.events.attachTo(withDefaults);
         call.events.callStart();

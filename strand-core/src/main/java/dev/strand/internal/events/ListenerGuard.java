@@ -24,8 +24,8 @@ public final class ListenerGuard {
 
   private final EventListener listener;
   private final AtomicBoolean thrown = new AtomicBoolean();
-  private final AtomicBoolean blocked = new AtomicBoolean();
-  private volatile boolean offThread;
+  /** Set once the listener has held a thread too long: its events go through the queue from then on. */
+  private final AtomicBoolean offThread = new AtomicBoolean();
   private final ConcurrentLinkedQueue<Consumer<EventListener>> queue = new ConcurrentLinkedQueue<>();
   private final AtomicInteger queued = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
@@ -34,25 +34,20 @@ public final class ListenerGuard {
     this.listener = listener;
   }
 
-  EventListener listener() {
-    return listener;
-  }
-
   /** Events dropped because the listener, moved off-thread, fell too far behind. */
-  public long dropped() {
+  long dropped() {
     return dropped.get();
   }
 
   /** Delivers {@code event}, which happened at {@code nanos} (the time it holds the thread is measured from then). */
   void deliver(long nanos, Consumer<EventListener> event) {
-    if (offThread) {
+    if (offThread.get()) {
       enqueue(event);
       return;
     }
     call(event);
     long took = System.nanoTime() - nanos;
-    if (took > BLOCKING_NANOS && blocked.compareAndSet(false, true)) {
-      offThread = true;
+    if (took > BLOCKING_NANOS && offThread.compareAndSet(false, true)) {
       LOG.log(System.Logger.Level.WARNING, () -> "event listener " + listener + " held a thread for "
           + TimeUnit.NANOSECONDS.toMillis(took) + " ms; its events are delivered on a thread of its own from now on");
     }
