@@ -33,16 +33,16 @@ public final class Http2Requests {
 
   private Http2Requests() {}
 
-  /** @param length as {@link RequestWriter#framedLength}: {@code -1} unknown, {@code -2} no body */
-  static Http2Headers headers(Request request, Origin origin, long length) {
+  /** @param contentLength the request's {@code Content-Length}, or -1 if it has none */
+  static Http2Headers headers(Request request, Origin origin, long contentLength) {
     Http2Headers h = new DefaultHttp2Headers(false, request.headers().size() + 5);
     h.method(request.method())
         .scheme(origin.scheme())
         .authority(authority(request, origin))
         .path(target(request.url()));
     addFields(request, h);
-    if (length >= 0) {
-      h.setLong("content-length", length);
+    if (contentLength >= 0) {
+      h.setLong("content-length", contentLength);
     }
     return h;
   }
@@ -51,14 +51,6 @@ public final class Http2Requests {
   public static String authority(Request request, Origin origin) {
     String host = request.headers().first("Host");
     return host != null ? host : origin.hostHeader();
-  }
-
-  /**
-   * The length of the body the transport frames ({@code -1} unknown, {@code -2} no body), as
-   * HTTP/1.1's writer declares it: for the {@code content-length} field of HTTP/2 and HTTP/3.
-   */
-  public static long bodyLength(Request request) {
-    return RequestWriter.framedLength(request);
   }
 
   /**

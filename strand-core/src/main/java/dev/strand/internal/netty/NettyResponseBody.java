@@ -328,7 +328,7 @@ public final class NettyResponseBody implements ResponseBody {
         if (ended || closed) {
           return null;
         }
-        if (connection instanceof Http1Connection h1 && h1.eventLoop().inEventLoop()) {
+        if (connection.inEventLoop()) {
           // Waiting here would stop the very thread that delivers the bytes.
           throw new IllegalStateException("readChunk() would block the connection's event loop (called from a "
               + "callback of the send future?); read on another thread, or use readAll");

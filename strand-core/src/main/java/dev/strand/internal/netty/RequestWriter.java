@@ -2,7 +2,6 @@ package dev.strand.internal.netty;
 
 import dev.strand.Headers;
 import dev.strand.Request;
-import dev.strand.RequestBody;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.proxy.ProxyServer;
 import io.netty.buffer.ByteBuf;
@@ -19,9 +18,6 @@ import java.nio.charset.StandardCharsets;
 final class RequestWriter {
   /** Bodies held in memory up to this size are copied into the head's buffer: one write, one packet. */
   static final int INLINE_BODY = 16 * 1024;
-  /** Indexes of the {@code flags} out-parameter of {@link #encode}. */
-  static final int INLINED = 0;
-  static final int CLOSE = 1;
 
   private static final byte[] HTTP11_CRLF = " HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] CONTENT_LENGTH = "Content-Length: ".getBytes(StandardCharsets.US_ASCII);
@@ -56,32 +52,34 @@ final class RequestWriter {
     }
   }
 
-  /** Body length to announce: the body's own, {@code -1} for chunked, {@code -2} for no body at all. */
-  static long framedLength(Request request) {
-    RequestBody body = request.body();
-    if (body != null) {
-      return body.contentLength() < 0 ? -1 : body.contentLength();
+  /** Whether {@link #encode} puts the body into the head's buffer: it is in memory, small, and not held back for a 100. */
+  static boolean inlinesBody(Request request, boolean expectContinue) {
+    byte[] buffered = request.body() == null ? null : request.body().bufferedBytes();
+    return buffered != null && !expectContinue && buffered.length <= INLINE_BODY;
+  }
+
+  /** Whether the request's own {@code Connection} field asks to close the connection after it. */
+  static boolean asksToClose(Request request) {
+    Headers headers = request.headers();
+    for (int i = 0, n = headers.size(); i < n; i++) {
+      if (headers.name(i).equalsIgnoreCase("Connection")
+          && headers.value(i).toLowerCase(java.util.Locale.ROOT).contains("close")) {
+        return true;
+      }
     }
-    // A POST without a body still says so, or some servers wait for one.
-    return switch (request.method()) {
-      case "POST", "PUT", "PATCH" -> 0;
-      default -> -2;
-    };
+    return false;
   }
 
   /**
-   * Encodes the head, plus the body if it is in memory, small and not held back by
-   * {@code expectContinue}.
+   * Encodes the head, plus the body if {@code inline} (as {@link #inlinesBody} decided).
    *
    * @param target the connection's part of the head
-   * @param flags out: {@code [INLINED]} whether the body is in the buffer, {@code [CLOSE]} whether the
-   *     request asks for {@code Connection: close}
+   * @param length the {@code Content-Length} when {@code framing} is {@link RequestFraming#LENGTH}
    * @return the buffer to write
    */
-  static ByteBuf encode(ByteBufAllocator alloc, Request request, Target target, long length, boolean expectContinue,
-      boolean[] flags) {
-    byte[] buffered = request.body() == null ? null : request.body().bufferedBytes();
-    boolean inline = buffered != null && !expectContinue && buffered.length <= INLINE_BODY;
+  static ByteBuf encode(ByteBufAllocator alloc, Request request, Target target, RequestFraming framing, long length,
+      boolean expectContinue, boolean inline) {
+    byte[] buffered = inline ? request.body().bufferedBytes() : null;
     Headers headers = request.headers();
     ByteBuf buf = alloc.buffer(256 + headers.size() * 32 + (inline ? buffered.length : 0));
     buf.writeCharSequence(request.method(), StandardCharsets.US_ASCII);
@@ -93,15 +91,12 @@ final class RequestWriter {
     buf.writeBytes(HTTP11_CRLF);
     boolean hasHost = false;
     boolean hasProxyAuth = false;
-    boolean close = false;
     for (int i = 0, n = headers.size(); i < n; i++) {
       String name = headers.name(i);
       if (name.equalsIgnoreCase("Host")) {
         hasHost = true;
       } else if (name.equalsIgnoreCase("Proxy-Authorization")) {
         hasProxyAuth = true; // the request's own wins over the proxy URL's
-      } else if (name.equalsIgnoreCase("Connection") && headers.value(i).toLowerCase(java.util.Locale.ROOT).contains("close")) {
-        close = true;
       }
     }
     if (!hasHost) {
@@ -120,11 +115,11 @@ final class RequestWriter {
       buf.writeCharSequence(headers.value(i), StandardCharsets.ISO_8859_1);
       buf.writeByte('\r').writeByte('\n');
     }
-    if (length >= 0) {
+    if (framing == RequestFraming.LENGTH) {
       buf.writeBytes(CONTENT_LENGTH);
       writeDecimal(buf, length);
       buf.writeByte('\r').writeByte('\n');
-    } else if (length == -1) {
+    } else if (framing == RequestFraming.STREAMED) {
       buf.writeBytes(CHUNKED);
     }
     if (expectContinue) {
@@ -134,8 +129,6 @@ final class RequestWriter {
     if (inline) {
       buf.writeBytes(buffered);
     }
-    flags[INLINED] = inline;
-    flags[CLOSE] = close;
     return buf;
   }
 
