@@ -2,6 +2,8 @@
 module dev.strand {
   exports dev.strand;
   // The engine's pieces the HTTP/3 module (dev.strand:strand-http3) builds on; no one else sees them.
+  exports dev.strand.internal.exchange to dev.strand.http3;
+  exports dev.strand.internal.http2 to dev.strand.http3;
   exports dev.strand.internal.netty to dev.strand.http3;
   exports dev.strand.internal.pool to dev.strand.http3;
   exports dev.strand.internal.tls to dev.strand.http3;

@@ -68,4 +68,28 @@ class LayeringTest {
         .andShould().notHaveRawParameterTypes(DescribedPredicate.anyElementThat(netty))
         .check(core);
   }
+
+  /**
+   * The engine in layers: the exchange driver knows no protocol; the HTTP/1.1 and HTTP/2 framings know
+   * the driver and the pool, not how connections are opened nor the engine; opening connections
+   * (dial, TLS, proxies) knows the framings it sets up, not the engine, which it sees through a
+   * narrow context; the engine ties them together on top.
+   */
+  @Test
+  void theEngineIsLayered() {
+    noClasses().that().resideInAPackage("dev.strand.internal.exchange..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.strand.internal.http1..", "dev.strand.internal.http2..",
+            "dev.strand.internal.connect..", "dev.strand.internal.websocket..", "dev.strand.internal.netty..")
+        .check(core);
+    noClasses().that().resideInAnyPackage("dev.strand.internal.http1..", "dev.strand.internal.http2..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.strand.internal.connect..",
+            "dev.strand.internal.websocket..", "dev.strand.internal.netty..")
+        .check(core);
+    noClasses().that().resideInAPackage("dev.strand.internal.http1..")
+        .should().dependOnClassesThat().resideInAPackage("dev.strand.internal.http2..")
+        .check(core);
+    noClasses().that().resideInAnyPackage("dev.strand.internal.connect..", "dev.strand.internal.websocket..")
+        .should().dependOnClassesThat().resideInAPackage("dev.strand.internal.netty..")
+        .check(core);
+  }
 }

@@ -1,5 +1,6 @@
 package dev.strand.internal.netty;
 
+import dev.strand.internal.exchange.NettyConnection;
 import dev.strand.internal.pool.Connector;
 
 /**

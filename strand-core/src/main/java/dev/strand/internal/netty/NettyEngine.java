@@ -8,12 +8,22 @@ import dev.strand.StreamingResponse;
 import dev.strand.Tls;
 import dev.strand.Version;
 import dev.strand.WebSocket;
+import dev.strand.internal.connect.ConnectContext;
+import dev.strand.internal.connect.EventLoops;
+import dev.strand.internal.connect.NettyConnector;
+import dev.strand.internal.connect.TlsSetup;
+import dev.strand.internal.exchange.ErrorMapper;
+import dev.strand.internal.exchange.Exchange;
+import dev.strand.internal.exchange.NettyConnection;
+import dev.strand.internal.http1.Http1Connection;
 import dev.strand.internal.pool.AltServices;
 import dev.strand.internal.pool.ConnectionPool;
 import dev.strand.internal.pool.Connector;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.proxy.ProxyRoutes;
 import dev.strand.internal.proxy.ProxyServer;
+import dev.strand.internal.websocket.WebSocketConnector;
+import io.netty.channel.EventLoopGroup;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,10 +39,7 @@ import java.util.function.Function;
  * {@link #send}: HTTP/3 for an {@code https} origin under {@link Version#HTTP_3}, or under
  * {@link Version#HTTP_3_ALT_SVC} where {@link AltServices} knows a live alternative; TCP otherwise.
  */
-public final class NettyEngine {
-  /** How long a request under {@link Version#HTTP_3_ALT_SVC} waits for a QUIC connection before it takes TCP. */
-  static final long HTTP3_HEAD_START_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-
+public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   final EventLoops loops;
   final ConnectionPool<NettyConnection> pool;
   final TlsSetup tls;
@@ -62,7 +69,7 @@ public final class NettyEngine {
 
   /** With another way to connect: tests put HTTP/1.1 connections on an {@code EmbeddedChannel}. */
   @SuppressWarnings("unchecked")
-  NettyEngine(Limits limits, EventLoops loops, Function<NettyEngine, Connector<Http1Connection>> connector) {
+  public NettyEngine(Limits limits, EventLoops loops, Function<NettyEngine, Connector<Http1Connection>> connector) {
     // A connector of Http1Connections only ever hands the pool NettyConnections; waiters are Exchanges.
     this(limits, new TlsSetup(null, Version.HTTP_1_1), null, loops, Version.HTTP_1_1, ProxyRoutes.DIRECT, null,
         (ConnectorFactory) e -> (Connector<NettyConnection>) (Connector<?>) connector.apply(e), 64 * 1024);
@@ -119,6 +126,7 @@ public final class NettyEngine {
     return webSockets.open(request, listener, maxMessageSize);
   }
 
+  @Override
   public boolean isClosed() {
     return closed;
   }
@@ -141,7 +149,8 @@ public final class NettyEngine {
   }
 
   /** Under {@link Version#HTTP_3_ALT_SVC}: learns what a response's {@code Alt-Svc} says of HTTP/3. */
-  void responded(Origin origin, StreamingResponse r) {
+  @Override
+  public void responded(Origin origin, StreamingResponse r) {
     if (version == Version.HTTP_3_ALT_SVC && origin.isHttps()) {
       List<String> advertised = r.headers().all("alt-svc");
       if (!advertised.isEmpty()) {
@@ -165,8 +174,39 @@ public final class NettyEngine {
   }
 
   /** The pool every connection of this engine is in; HTTP/3 ones release their slots to it. */
+  @Override
   public ConnectionPool<NettyConnection> pool() {
     return pool;
+  }
+
+  @Override
+  public EventLoopGroup timers() {
+    return loops.group;
+  }
+
+  @Override
+  public EventLoops loops() {
+    return loops;
+  }
+
+  @Override
+  public TlsSetup tls() {
+    return tls;
+  }
+
+  @Override
+  public Version version() {
+    return version;
+  }
+
+  @Override
+  public Path unixSocket() {
+    return unixSocket;
+  }
+
+  @Override
+  public Connector<NettyConnection> http3() {
+    return http3;
   }
 
   /** The event loops, which carry QUIC's datagram channels too. */
@@ -218,7 +258,8 @@ public final class NettyEngine {
    * The proxy to reach {@code origin} through, or {@code null} to connect directly. It depends on
    * the origin alone, so the pool's per-origin keying keeps each route's connections apart.
    */
-  ProxyServer proxyFor(Origin origin) {
+  @Override
+  public ProxyServer proxyFor(Origin origin) {
     return proxy.select(origin.scheme(), origin.host(), origin.port());
   }
 

@@ -1,5 +1,6 @@
 package dev.strand.internal.tls;
 
+import dev.strand.internal.exchange.Exchange;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

@@ -1,7 +1,7 @@
 package dev.strand.http3.internal;
 
+import dev.strand.internal.exchange.NettyConnection;
 import dev.strand.internal.netty.Http3Provider;
-import dev.strand.internal.netty.NettyConnection;
 import dev.strand.internal.netty.NettyEngine;
 import dev.strand.internal.pool.Connector;
 

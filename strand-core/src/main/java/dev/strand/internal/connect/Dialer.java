@@ -1,0 +1,266 @@
+package dev.strand.internal.connect;
+
+import dev.strand.Request;
+import dev.strand.internal.events.CallEvents;
+import dev.strand.internal.exchange.ErrorMapper;
+import dev.strand.internal.pool.Origin;
+import dev.strand.internal.proxy.ProxyServer;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.proxy.HttpProxyHandler;
+import io.netty.handler.proxy.ProxyConnectException;
+import io.netty.handler.proxy.ProxyHandler;
+import io.netty.handler.proxy.Socks5ProxyHandler;
+import io.netty.resolver.NoopAddressResolverGroup;
+import io.netty.util.NetUtil;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Opens the byte stream to an origin, on the route the engine's proxy settings give it: TCP
+ * straight to the server; TCP to an HTTP proxy that forwards absolute-form requests (cleartext
+ * HTTP/1.1); or a tunnel through the proxy ({@code CONNECT} for an HTTP proxy, SOCKS5), over which
+ * the caller then runs TLS and the protocol as if connected directly.
+ *
+ * <p>The connect timeout bounds TCP to the proxy and the tunnel exchange together (the TLS
+ * handshake that may follow has its own). Host names are resolved on a virtual thread; a tunnelled
+ * server's name is left to the proxy.
+ */
+public final class Dialer {
+  private static final String DIAL_ERRORS = "dial-errors";
+  private static final String CONNECT_RESPONSE_CHECK = "connect-response-check";
+
+  private Dialer() {}
+
+  /** How a connection reaches its origin. */
+  enum Route {
+    DIRECT,
+    /** To an HTTP proxy that receives absolute-form requests. */
+    FORWARD,
+    TUNNEL
+  }
+
+  /**
+   * The route to {@code origin}: a tunnel for https, SOCKS and {@code mustTunnel}, else forwarding.
+   *
+   * @param mustTunnel cleartext that an HTTP proxy would not forward: h2c by prior knowledge, a WebSocket upgrade
+   */
+  static Route route(ProxyServer proxy, Origin origin, boolean mustTunnel) {
+    if (proxy == null) {
+      return Route.DIRECT;
+    }
+    boolean forward = proxy.kind() == ProxyServer.Kind.HTTP && !origin.isHttps() && !mustTunnel;
+    return forward ? Route.FORWARD : Route.TUNNEL;
+  }
+
+  /**
+   * Connects to {@code origin} through {@code proxy} ({@code null}: directly) and completes, on the
+   * channel's event loop, once bytes written to the channel reach the origin (or, on the
+   * {@link Route#FORWARD} route, the proxy). The channel does not auto-read and its pipeline holds
+   * only the tunnel's handler: the caller adds its own. A failure to reach the proxy or to open the
+   * tunnel is a {@link dev.strand.ConnectException} (or {@link dev.strand.ConnectTimeoutException})
+   * naming the proxy; a failure to reach the origin directly is the socket's own exception, which
+   * {@link ErrorMapper#connect} words.
+   *
+   * @param unixSocket the Unix domain socket to connect to instead of the origin's address (then
+   *     {@code proxy} is {@code null}), or {@code null}
+   * @param mustTunnel as for {@link #route}
+   * @param request for error messages; may be {@code null}
+   */
+  public static CompletableFuture<Channel> dial(EventLoops loops, Path unixSocket, Origin origin, ProxyServer proxy,
+      boolean mustTunnel, Duration limit, Request request) {
+    if (unixSocket != null) {
+      return openDomainSocket(loops, unixSocket, limit, request);
+    }
+    Route route = route(proxy, origin, mustTunnel);
+    CompletableFuture<Channel> dialed = new CompletableFuture<>();
+    long start = System.nanoTime();
+    String host = proxy != null ? proxy.socketHost() : origin.socketHost();
+    int port = proxy != null ? proxy.port() : origin.port();
+    if (NetUtil.isValidIpV4Address(host) || NetUtil.isValidIpV6Address(host)) {
+      open(loops, new InetSocketAddress(host, port), origin, proxy, route, start, limit, request, dialed);
+    } else {
+      CallEvents events = CallEvents.of(request);
+      Thread.ofVirtual().name("strand-resolve").start(() -> {
+        InetAddress address;
+        try {
+          if (events != null) {
+            events.dnsStart(host);
+          }
+          address = InetAddress.getByName(host);
+          if (events != null) {
+            events.dnsEnd(host, List.of(address));
+          }
+        } catch (Exception e) {
+          dialed.completeExceptionally(proxy == null ? e : ErrorMapper.proxyUnreachable(e, proxy, request));
+          return;
+        }
+        open(loops, new InetSocketAddress(address, port), origin, proxy, route, start, limit, request, dialed);
+      });
+    }
+    return dialed;
+  }
+
+  private static void open(EventLoops loops, InetSocketAddress address, Origin origin, ProxyServer proxy, Route route,
+      long start, Duration limit, Request request, CompletableFuture<Channel> dialed) {
+    ProxyHandler tunnel = route == Route.TUNNEL ? tunnelHandler(proxy, address) : null;
+    Bootstrap b = new Bootstrap()
+        .group(loops.group)
+        .channel(loops.channelType)
+        .option(ChannelOption.AUTO_READ, false)
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.SO_KEEPALIVE, true)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, limit == null ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, limit.toMillis())))
+        .handler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {
+            if (tunnel != null) {
+              // The failure reaches the dial's future; the event going on would only be logged.
+              ch.pipeline().addLast("proxy", tunnel);
+              if (tunnel instanceof HttpProxyHandler) { // its codec is now in place, before it
+                ch.pipeline().addBefore("proxy", CONNECT_RESPONSE_CHECK, new ConnectResponseCheck());
+              }
+              ch.pipeline().addLast(DIAL_ERRORS, new ChannelInboundHandlerAdapter() {
+                @Override
+                public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {}
+              });
+            }
+          }
+        });
+    SocketAddress remote = address;
+    if (tunnel != null) {
+      // The proxy handler connects to the proxy and asks it for this target, by name.
+      b.resolver(NoopAddressResolverGroup.INSTANCE);
+      remote = InetSocketAddress.createUnresolved(origin.socketHost(), origin.port());
+    }
+    CallEvents events = CallEvents.of(request);
+    if (events != null) {
+      events.connectStart(address);
+    }
+    b.connect(remote).addListener((ChannelFuture f) -> {
+      if (events != null) {
+        if (f.isSuccess()) {
+          events.connectEnd(address);
+        } else {
+          events.connectFailed(address, f.cause());
+        }
+      }
+      if (!f.isSuccess()) {
+        dialed.completeExceptionally(proxy == null ? f.cause() : ErrorMapper.proxyUnreachable(f.cause(), proxy, request));
+      } else if (tunnel == null) {
+        dialed.complete(f.channel());
+      } else {
+        awaitTunnel(f.channel(), tunnel, origin, proxy, start, limit, request, dialed);
+      }
+    });
+  }
+
+  /** A connection to a Unix domain socket: no resolving, no TCP options; a failure names the socket. */
+  private static CompletableFuture<Channel> openDomainSocket(EventLoops loops, Path socket, Duration limit, Request request) {
+    CompletableFuture<Channel> dialed = new CompletableFuture<>();
+    CallEvents events = CallEvents.of(request);
+    SocketAddress address = loops.domainAddress(socket);
+    if (events != null) {
+      events.connectStart(address);
+    }
+    new Bootstrap()
+        .group(loops.group)
+        .channel(loops.domainChannelType)
+        .option(ChannelOption.AUTO_READ, false)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, limit == null ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, limit.toMillis())))
+        .handler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel ch) {} // the caller adds its handlers
+        })
+        .connect(address)
+        .addListener((ChannelFuture f) -> {
+          if (events != null) {
+            if (f.isSuccess()) {
+              events.connectEnd(address);
+            } else {
+              events.connectFailed(address, f.cause());
+            }
+          }
+          if (f.isSuccess()) {
+            dialed.complete(f.channel());
+          } else {
+            dialed.completeExceptionally(ErrorMapper.unixSocketUnreachable(f.cause(), socket, request));
+          }
+        });
+    return dialed;
+  }
+
+  private static void awaitTunnel(Channel ch, ProxyHandler tunnel, Origin origin, ProxyServer proxy, long start,
+      Duration limit, Request request, CompletableFuture<Channel> dialed) {
+    ScheduledFuture<?> timer = null;
+    if (limit != null) {
+      long remaining = limit.toNanos() - (System.nanoTime() - start);
+      timer = ch.eventLoop().schedule(() -> {
+        if (dialed.completeExceptionally(ErrorMapper.tunnelTimeout(proxy, origin, limit, request))) {
+          ch.close();
+        }
+      }, Math.max(0, remaining), TimeUnit.NANOSECONDS);
+    }
+    ScheduledFuture<?> deadline = timer;
+    tunnel.connectFuture().addListener(t -> {
+      if (deadline != null) {
+        deadline.cancel(false);
+      }
+      if (t.isSuccess()) {
+        ch.pipeline().remove(DIAL_ERRORS);
+        if (ch.pipeline().get(CONNECT_RESPONSE_CHECK) != null) {
+          ch.pipeline().remove(CONNECT_RESPONSE_CHECK);
+        }
+        dialed.complete(ch);
+      } else {
+        dialed.completeExceptionally(ErrorMapper.tunnelFailed(t.cause(), proxy, origin, request));
+      }
+    });
+  }
+
+  /**
+   * Fails the tunnel on a response to CONNECT that did not parse. Netty's proxy handler ignores the
+   * decoder's verdict: it took garbage for a status "999 Unknown", and waited for the end of a
+   * too-large head that its decoder had given up on until the connect timeout.
+   */
+  private static final class ConnectResponseCheck extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      if (!(msg instanceof HttpResponse r) || !r.decoderResult().isFailure()) {
+        ctx.fireChannelRead(msg);
+        return;
+      }
+      ReferenceCountUtil.release(msg);
+      Throwable cause = r.decoderResult().cause();
+      String why = cause instanceof TooLongFrameException
+          ? "its response head is too large (" + cause.getMessage() + ")"
+          : "it answered CONNECT with something that is not an HTTP response (" + cause.getMessage() + ")";
+      ctx.fireExceptionCaught(new ProxyConnectException(why, cause)); // the proxy handler fails the tunnel
+    }
+  }
+
+  private static ProxyHandler tunnelHandler(ProxyServer proxy, InetSocketAddress address) {
+    ProxyHandler h = proxy.kind() == ProxyServer.Kind.HTTP
+        ? (proxy.username() == null ? new HttpProxyHandler(address)
+            : new HttpProxyHandler(address, proxy.username(), proxy.password()))
+        : (proxy.username() == null ? new Socks5ProxyHandler(address)
+            : new Socks5ProxyHandler(address, proxy.username(), proxy.password()));
+    h.setConnectTimeoutMillis(0); // the dial's own deadline covers it
+    return h;
+  }
+}

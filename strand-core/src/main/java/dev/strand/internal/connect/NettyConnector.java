@@ -1,0 +1,86 @@
+package dev.strand.internal.connect;
+
+import dev.strand.Request;
+import dev.strand.Timeout;
+import dev.strand.Version;
+import dev.strand.internal.exchange.Exchange;
+import dev.strand.internal.exchange.NettyConnection;
+import dev.strand.internal.http1.Http1Connection;
+import dev.strand.internal.http1.Http1ResponseHandler;
+import dev.strand.internal.http2.Http2Connection;
+import dev.strand.internal.pool.Connector;
+import dev.strand.internal.pool.Origin;
+import dev.strand.internal.pool.Waiter;
+import dev.strand.internal.proxy.ProxyServer;
+import java.time.Duration;
+
+/**
+ * Opens connections for the pool ({@link Dialer} gives the byte stream, through a proxy when the
+ * engine's settings say so) and builds their pipeline. Cleartext HTTP/1.1: response decoder, then
+ * {@link Http1ResponseHandler}, and the connection goes to the pool at once. {@code https}:
+ * {@link ConnectionSetup} takes over, and the connection goes to the pool only when TLS and the
+ * protocol (ALPN, the server's SETTINGS) are settled; HTTP/2 with prior knowledge goes to the pool
+ * once the server's SETTINGS arrived. HTTP/3 keys ({@link Origin#isHttp3()}) go to the engine's
+ * HTTP/3 connector.
+ */
+public final class NettyConnector implements Connector<NettyConnection> {
+  /** Connection lifecycle at DEBUG, for who routes {@code dev.strand.connections} to a log. */
+  private static final System.Logger LOG = System.getLogger("dev.strand.connections");
+
+  private final ConnectContext engine;
+  private final int maxHeaderSize;
+
+  public NettyConnector(ConnectContext engine, int maxHeaderSize) {
+    this.engine = engine;
+    this.maxHeaderSize = maxHeaderSize;
+  }
+
+  @Override
+  public void connect(Origin origin, Waiter<NettyConnection> forWaiter) {
+    if (origin.isHttp3()) {
+      engine.http3().connect(origin, forWaiter);
+      return;
+    }
+    Request request = forWaiter instanceof Exchange x ? x.request : null;
+    Duration limit = forWaiter instanceof Exchange x && x.request.timeout() != null
+        ? x.request.timeout().connect()
+        : Timeout.DEFAULT.connect();
+    ProxyServer proxy = engine.proxyFor(origin);
+    boolean priorKnowledge = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE;
+    Dialer.dial(engine.loops(), engine.unixSocket(), origin, proxy, priorKnowledge, limit, request).whenComplete((ch, error) -> {
+      if (error != null) {
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+          LOG.log(System.Logger.Level.DEBUG, "connecting to " + origin + " failed: " + error);
+        }
+        engine.pool().connectFailed(origin, error);
+        return;
+      }
+      if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+        LOG.log(System.Logger.Level.DEBUG, "connected to " + origin + " (" + ch.localAddress() + " -> " + ch.remoteAddress() + ")");
+        ch.closeFuture().addListener(f -> LOG.log(System.Logger.Level.DEBUG, "connection to " + origin + " ("
+            + ch.localAddress() + ") closed"));
+      }
+      if (origin.isHttps()) {
+        ConnectionSetup.install(ch, engine, origin, limit, request, maxHeaderSize);
+      } else if (priorKnowledge) {
+        Http2Connection.install(ch, engine.pool(), origin, limit, maxHeaderSize);
+      } else {
+        boolean forward = Dialer.route(proxy, origin, false) == Dialer.Route.FORWARD;
+        engine.pool().connected(origin, Http1Connection.install(ch, engine.pool(), origin, forward ? proxy : null, maxHeaderSize));
+      }
+      ch.read(); // an idle connection keeps a read pending, to see the peer close it
+    });
+  }
+
+  /** HTTP/2 connections carry many exchanges: a burst waits for one rather than opening one per request. */
+  @Override
+  public int expectedCapacity(Origin origin) {
+    if (origin.isHttp3()) {
+      return engine.http3().expectedCapacity(origin);
+    }
+    boolean alpnH2 = engine.version() == Version.HTTP_2 || engine.version() == Version.HTTP_3
+        || engine.version() == Version.HTTP_3_ALT_SVC;
+    boolean h2 = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE || (alpnH2 && origin.isHttps());
+    return h2 ? Http2Connection.DEFAULT_STREAMS : 1;
+  }
+}

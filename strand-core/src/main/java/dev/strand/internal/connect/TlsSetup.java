@@ -1,0 +1,99 @@
+package dev.strand.internal.connect;
+
+import dev.strand.Tls;
+import dev.strand.Version;
+import dev.strand.internal.tls.TlsContext;
+import dev.strand.internal.tls.TlsContexts;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The TLS context of one engine and the ALPN protocols its version policy offers. A configured
+ * {@link Tls} is built at once (so a bad file fails the builder); the default {@link Tls#system()}
+ * is built on the first {@code https} request, on a virtual thread: reading the system CAs takes
+ * seconds on a slow machine, which a client that only speaks {@code http} should not pay.
+ */
+public final class TlsSetup {
+  private static final List<String> HTTP_1_1 = List.of("http/1.1");
+  public final Tls tls;
+  final List<String> alpn;
+  private volatile TlsContext context;
+  private CompletableFuture<TlsContext> building; // guarded by this
+
+  /**
+   * @param configured the user's settings, or {@code null} for the system default (built lazily, as is
+   *     {@link Tls#system()} named explicitly)
+   * @throws IllegalArgumentException if {@code configured} names unusable files
+   */
+  public TlsSetup(Tls configured, Version version) {
+    this.alpn = switch (version) {
+      case HTTP_2, HTTP_3, HTTP_3_ALT_SVC -> List.of("h2", "http/1.1"); // TCP beside (or instead of) QUIC
+      case HTTP_2_PRIOR_KNOWLEDGE -> List.of("h2");
+      default -> HTTP_1_1;
+    };
+    this.tls = configured != null ? configured : Tls.system();
+    // The system store is read lazily even when named explicitly (~100 ms of a CLI call that may be
+    // plain http); other settings are built now, so files they name are checked up front.
+    if (tls != Tls.system()) {
+      context = TlsContexts.get(configured, alpn);
+    }
+  }
+
+  public boolean ready() {
+    return context != null;
+  }
+
+  /** The built context; only after {@link #ready()} (or {@link #whenReady()} completed). */
+  TlsContext context() {
+    return context;
+  }
+
+  /** Builds the default context once, off the calling thread (which may be an event loop). */
+  public synchronized CompletableFuture<TlsContext> whenReady() {
+    if (context != null) {
+      return CompletableFuture.completedFuture(context);
+    }
+    if (building == null) {
+      CompletableFuture<TlsContext> f = new CompletableFuture<>();
+      building = f;
+      Thread.ofVirtual().name("strand-tls-init").start(() -> {
+        try {
+          TlsContext built = TlsContexts.get(tls, alpn);
+          context = built;
+          f.complete(built);
+        } catch (RuntimeException | Error e) {
+          synchronized (this) {
+            building = null; // a later request tries again
+          }
+          f.completeExceptionally(e);
+        }
+      });
+    }
+    return building;
+  }
+
+  /**
+   * The context for a connection that must speak HTTP/1.1 (a WebSocket's): this engine's own when it
+   * offers only http/1.1, else the same settings with ALPN limited to http/1.1, built off the calling thread.
+   */
+  public CompletableFuture<TlsContext> whenHttp1Ready() {
+    if (alpn.equals(HTTP_1_1)) {
+      return whenReady();
+    }
+    CompletableFuture<TlsContext> f = new CompletableFuture<>();
+    Thread.ofVirtual().name("strand-tls-init").start(() -> {
+      try {
+        f.complete(TlsContexts.get(tls, HTTP_1_1)); // cached after the first build
+      } catch (RuntimeException | Error e) {
+        f.completeExceptionally(e);
+      }
+    });
+    return f;
+  }
+
+  /** {@code "jdk"} or {@code "openssl"} once a context exists, else {@code "none"}. */
+  public String engineName() {
+    TlsContext c = context;
+    return c == null ? "none" : c.engine();
+  }
+}

@@ -1,0 +1,287 @@
+package dev.strand.internal.exchange;
+
+import dev.strand.HttpException;
+import dev.strand.Request;
+import dev.strand.RequestBody;
+import dev.strand.StreamingResponse;
+import dev.strand.Timeout;
+import dev.strand.internal.events.CallEvents;
+import dev.strand.internal.pool.ConnectionPool;
+import dev.strand.internal.pool.Origin;
+import dev.strand.internal.pool.Waiter;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One call of {@code send}: waits for a connection, then is carried by a {@link NettyConnection}.
+ * Also the task that starts it on the connection's event loop, so the thread hop allocates nothing.
+ *
+ * <p>An exchange sent over HTTP/3 waits in line under the QUIC key ({@link Origin#http3}); when it
+ * may fall back ({@link dev.strand.Version#HTTP_3_ALT_SVC}), a failed QUIC connection or one slower than
+ * the head start sends it to the origin's TCP connections instead, without the caller noticing.
+ */
+public final class Exchange extends Waiter<NettyConnection> implements Runnable {
+  /** How long a request under {@link dev.strand.Version#HTTP_3_ALT_SVC} waits for a QUIC connection before it takes TCP. */
+  public static final long HTTP3_HEAD_START_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+  /** What an exchange needs of the engine that sends it: the pool it waits in, threads for its timers, a word on each response. */
+  public interface Dispatch {
+    ConnectionPool<NettyConnection> pool();
+
+    EventLoopGroup timers();
+
+    /** A response head arrived from {@code origin} (for what it says of the origin, such as {@code Alt-Svc}). */
+    void responded(Origin origin, StreamingResponse r);
+  }
+
+  final Dispatch engine;
+  public final Request request;
+  final Origin origin;
+  public final CompletableFuture<StreamingResponse> future = new ResponseFuture(this);
+  /** The call's listener side, or {@code null} (no listener: every event site is one null check). */
+  public final CallEvents events;
+  public final boolean head;
+  final long readTimeoutNanos;
+  final long writeTimeoutNanos;
+  private final long poolTimeoutNanos;
+  /** 0 on the first try, 1 on the one retry after a stale connection failed. */
+  int attempt;
+  /** Resubmissions of a request the server never processed (HTTP/2 GOAWAY, refused stream). */
+  private int unprocessedRetries;
+  private volatile NettyConnection connection;
+  private volatile ScheduledFuture<?> poolTimer;
+  /** The key it waits under: {@link #origin}, or the QUIC endpoint for HTTP/3. */
+  private volatile Origin poolOrigin;
+  /** Waiting for a QUIC connection, with TCP to fall back on. */
+  private volatile boolean mayFallBack;
+  private volatile ScheduledFuture<?> headStart;
+
+  public Exchange(Dispatch engine, Request request, Origin origin) {
+    this.engine = engine;
+    this.request = request;
+    this.origin = origin;
+    this.head = request.method().equals("HEAD");
+    Timeout t = request.timeout() != null ? request.timeout() : Timeout.DEFAULT;
+    this.readTimeoutNanos = nanos(t.read());
+    this.writeTimeoutNanos = nanos(t.write());
+    this.poolTimeoutNanos = nanos(t.pool());
+    this.events = CallEvents.of(request);
+    if (events != null) {
+      events.connectionAcquireStart();
+    }
+    this.poolOrigin = origin;
+  }
+
+  public Request request() {
+    return request;
+  }
+
+  /** The origin of the request (for HTTP/3, not the QUIC key its connection is pooled under). */
+  public Origin origin() {
+    return origin;
+  }
+
+  public boolean isHead() {
+    return head;
+  }
+
+  /** Whether the caller has its response or failure already (or cancelled). */
+  public boolean isDone() {
+    return future.isDone();
+  }
+
+  /**
+   * Waits for an HTTP/3 connection to {@code quic}; with {@code fallBack}, takes TCP instead if none
+   * comes up within {@link #HTTP3_HEAD_START_NANOS} (or the connect timeout, if shorter).
+   */
+  public void acquireHttp3(Origin quic, boolean fallBack) {
+    poolOrigin = quic;
+    mayFallBack = fallBack;
+    if (engine.pool().acquire(quic, this, false)) {
+      armPoolTimer();
+    }
+    if (fallBack && connection == null && !future.isDone()) {
+      Timeout t = request.timeout() != null ? request.timeout() : Timeout.DEFAULT;
+      long wait = t.connect() == null ? HTTP3_HEAD_START_NANOS
+          : Math.min(HTTP3_HEAD_START_NANOS, t.connect().toNanos());
+      headStart = engine.timers().next().schedule(() -> {
+        if (mayFallBack && engine.pool().cancel(quic, this)) {
+          fallBack();
+        }
+      }, wait, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** Leaves HTTP/3 for the origin's TCP connections. */
+  private void fallBack() {
+    mayFallBack = false;
+    cancelTimers();
+    poolOrigin = origin;
+    if (engine.pool().acquire(origin, this, false)) {
+      armPoolTimer();
+    }
+  }
+
+  private void cancelTimers() {
+    ScheduledFuture<?> timer = poolTimer;
+    if (timer != null) {
+      timer.cancel(false);
+    }
+    ScheduledFuture<?> start = headStart;
+    if (start != null) {
+      start.cancel(false);
+    }
+  }
+
+  @Override
+  protected void onConnection(NettyConnection c) {
+    connection = c;
+    mayFallBack = false;
+    cancelTimers();
+    if (events != null) {
+      events.connectionAcquired(c.id, c.version(), c.isReused());
+    }
+    if (c.eventLoop().inEventLoop()) {
+      c.begin(this);
+    } else {
+      c.eventLoop().execute(this);
+    }
+  }
+
+  /** Runs {@link NettyConnection#begin} on the connection's event loop. */
+  @Override
+  public void run() {
+    connection.begin(this);
+  }
+
+  @Override
+  protected void onFailure(Throwable cause) {
+    if (mayFallBack && poolOrigin.isHttp3() && !future.isDone()) {
+      fallBack(); // QUIC failed (the engine marked it broken); the caller never hears of it
+      return;
+    }
+    future.completeExceptionally(ErrorMapper.connect(cause, request, origin));
+  }
+
+  /** Called after the pool put this exchange in line behind a full pool. */
+  public void armPoolTimer() {
+    if (poolTimeoutNanos > 0 && !future.isDone()) {
+      Origin key = poolOrigin;
+      poolTimer = engine.timers().next().schedule(() -> {
+        if (poolOrigin == key && engine.pool().cancel(key, this)) {
+          future.completeExceptionally(ErrorMapper.poolTimeout(request, poolTimeoutNanos, origin));
+        }
+      }, poolTimeoutNanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** Whether a failure before any response byte on a reused connection may be sent again. */
+  boolean mayRetry() {
+    if (attempt > 0 || future.isDone()) {
+      return false;
+    }
+    RequestBody body = request.body();
+    return isIdempotent(request.method()) && (body == null || body.isRepeatable());
+  }
+
+  /** Sends again on a new connection. */
+  void retry() {
+    attempt++;
+    connection = null;
+    if (engine.pool().acquire(poolOrigin, this, true)) {
+      armPoolTimer();
+    }
+  }
+
+  /**
+   * Sends again on a new connection because the server provably did not process the request (an
+   * HTTP/2 stream above a GOAWAY's last-stream-id, or refused): safe for any method. False when the
+   * retries are used up or the body cannot be sent twice; the caller then fails the exchange.
+   */
+  public boolean retryUnprocessed() {
+    return retryUnprocessed(true);
+  }
+
+  /**
+   * As {@link #retryUnprocessed()}; {@code fresh} false lets the pool hand back the same connection
+   * (an HTTP/2 stream the server refused: the connection itself is fine, and may be the only one allowed).
+   */
+  public boolean retryUnprocessed(boolean fresh) {
+    RequestBody body = request.body();
+    if (future.isDone() || unprocessedRetries >= 3 || (body != null && !body.isRepeatable())) {
+      return false;
+    }
+    unprocessedRetries++;
+    connection = null;
+    if (engine.pool().acquire(poolOrigin, this, fresh)) {
+      armPoolTimer();
+    }
+    return true;
+  }
+
+  public void fail(HttpException e) {
+    future.completeExceptionally(e);
+  }
+
+  /** Hands {@code r} to the caller; if the call was cancelled meanwhile, closing it drops what still arrives. */
+  public void deliver(StreamingResponse r) {
+    engine.responded(origin, r);
+    if (events != null) {
+      events.responseHeadersReceived(r);
+    }
+    if (!future.complete(r)) {
+      r.close();
+    }
+  }
+
+  /** The caller cancelled the future: leave the queue, or abort on the connection. */
+  private void abort() {
+    mayFallBack = false;
+    if (engine.pool().cancel(poolOrigin, this)) {
+      cancelTimers();
+      return;
+    }
+    NettyConnection c = connection;
+    if (c != null) {
+      c.abort(this);
+    }
+    // Else the pool is handing it a connection right now; begin() sees the cancelled future.
+  }
+
+  static boolean isIdempotent(String method) {
+    return switch (method) {
+      case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE", "QUERY" -> true;
+      default -> false;
+    };
+  }
+
+  private static long nanos(Duration d) {
+    return d == null ? 0 : Math.max(1, d.toNanos());
+  }
+
+  /** The future {@code send} returns; cancelling it aborts the exchange. */
+  static final class ResponseFuture extends CompletableFuture<StreamingResponse> {
+    private final Exchange exchange;
+
+    ResponseFuture(Exchange exchange) {
+      this.exchange = exchange;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      boolean cancelled = super.cancel(mayInterruptIfRunning);
+      if (cancelled && exchange != null) {
+        exchange.abort();
+      }
+      return cancelled;
+    }
+
+    @Override
+    public <U> CompletableFuture<U> newIncompleteFuture() {
+      return new CompletableFuture<>();
+    }
+  }
+}

@@ -1,0 +1,356 @@
+package dev.strand.internal.http2;
+
+import dev.strand.ConnectException;
+import dev.strand.HttpException;
+import dev.strand.ProtocolException;
+import dev.strand.TransportException;
+import dev.strand.internal.exchange.DeadlineTimer;
+import dev.strand.internal.exchange.ErrorMapper;
+import dev.strand.internal.exchange.Exchange;
+import dev.strand.internal.exchange.NettyConnection;
+import dev.strand.internal.pool.ConnectionPool;
+import dev.strand.internal.pool.Origin;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http2.DefaultHttp2GoAwayFrame;
+import io.netty.handler.codec.http2.DefaultHttp2PingFrame;
+import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2GoAwayFrame;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2SettingsFrame;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSession;
+
+/**
+ * One HTTP/2 connection carrying up to the server's SETTINGS_MAX_CONCURRENT_STREAMS exchanges at
+ * once, each on its own child stream ({@link Http2StreamHandler}). Its pool capacity is that limit;
+ * it reaches the pool only after the server's first SETTINGS, so the capacity is never a guess.
+ *
+ * <p>After a GOAWAY (or when the pool closes it) the connection takes no new streams and closes
+ * once its active streams are done; streams the server did not process are sent again elsewhere.
+ * An idle connection is probed with a PING after {@link #PING_IDLE} of silence and closed if the
+ * next interval passes without any frame.
+ *
+ * <p>State is confined to the channel's event loop, except the two volatile fields the pool reads.
+ */
+public final class Http2Connection extends NettyConnection {
+  @Override
+  public dev.strand.Version version() {
+    return dev.strand.Version.HTTP_2;
+  }
+
+  /** Streams assumed when the server's SETTINGS name no limit (RFC 9113 recommends at least 100). */
+  public static final int DEFAULT_STREAMS = 100;
+  /** Upper bound on the capacity, however many streams the server allows. */
+  static final int MAX_STREAMS = 1000;
+  /** Per-stream receive window: large enough for full-speed downloads on fast links. */
+  static final int STREAM_WINDOW = 1024 * 1024;
+  /** Connection receive window. */
+  static final int CONNECTION_WINDOW = 16 * 1024 * 1024;
+  /** Idle time after which a PING checks the connection is alive. */
+  static volatile Duration PING_IDLE = Duration.ofSeconds(30);
+
+  final Channel channel;
+  private final ConnectionPool<NettyConnection> pool;
+  final Origin origin;
+  private final Http2StreamChannelBootstrap bootstrap;
+  final SSLSession sslSession;
+  private volatile int capacity = 1;
+  private volatile boolean goingAway;
+
+  // Event-loop confined.
+  private final Map<Exchange, Http2StreamHandler> streams = new HashMap<>();
+  private boolean announced;
+  private boolean closeWhenIdle;
+  private boolean pingOutstanding;
+  private HttpException connectionError;
+  private ScheduledFuture<?> settingsTimer;
+  /** The read and write timeouts of all its streams. */
+  final DeadlineTimer timer;
+
+  private Http2Connection(Channel channel, ConnectionPool<NettyConnection> pool, Origin origin) {
+    this.channel = channel;
+    this.pool = pool;
+    this.origin = origin;
+    this.bootstrap = new Http2StreamChannelBootstrap(channel);
+    this.sslSession = tlsSession(channel); // installed after the TLS handshake (ALPN), if any
+    this.timer = new DeadlineTimer(channel.eventLoop(), this::expireStreams);
+  }
+
+  /** Turns {@code ch} into an HTTP/2 connection; it reports to the pool when the server's SETTINGS arrive. */
+  public static void install(Channel ch, ConnectionPool<NettyConnection> pool, Origin origin, Duration connectLimit,
+      int maxHeaderSize) {
+    Http2Connection c = new Http2Connection(ch, pool, origin);
+    Http2FrameCodec codec = Http2FrameCodecBuilder.forClient()
+        .initialSettings(Http2Settings.defaultSettings()
+            .pushEnabled(false)
+            .initialWindowSize(STREAM_WINDOW)
+            .maxHeaderListSize(maxHeaderSize))
+        .gracefulShutdownTimeoutMillis(0)
+        .build();
+    codec.connection().addListener(c.new ConnectionErrors());
+    long pingMillis = Math.max(1, PING_IDLE.toMillis());
+    ch.pipeline()
+        // Each stream flushes its HEADERS; one write to the socket per event-loop turn carries them all.
+        .addLast("h2-flush", new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES,
+            true))
+        .addLast("h2-idle", new IdleStateHandler(pingMillis, 0, 0, TimeUnit.MILLISECONDS))
+        .addLast("h2", codec)
+        .addLast("h2-mux", new Http2MultiplexHandler(c.new ServerOpenedStream()))
+        .addLast("strand-h2", c.new Handler());
+    ch.writeAndFlush(new DefaultHttp2WindowUpdateFrame(CONNECTION_WINDOW - 65_535));
+    ch.config().setAutoRead(true); // streams apply backpressure through flow control, not the socket
+    if (connectLimit != null) {
+      c.settingsTimer = ch.eventLoop().schedule(() -> c.failSetup(new ConnectException("no HTTP/2 SETTINGS from "
+          + origin.socketHost() + ":" + origin.port() + " within the connect timeout", null)),
+          connectLimit.toNanos(), TimeUnit.NANOSECONDS);
+    }
+  }
+
+  @Override
+  public EventLoop eventLoop() {
+    return channel.eventLoop();
+  }
+
+  @Override
+  public int capacity() {
+    return capacity;
+  }
+
+  @Override
+  public boolean isOpen() {
+    return !goingAway && channel.isActive();
+  }
+
+  /** Stops taking streams and closes (sending GOAWAY) once the active ones are done. Any thread. */
+  @Override
+  public void close() {
+    goingAway = true;
+    channel.eventLoop().execute(() -> {
+      if (streams.isEmpty()) {
+        channel.close();
+      } else {
+        closeWhenIdle = true;
+      }
+    });
+  }
+
+  // ---- streams ----
+
+  @Override
+  public void begin(Exchange x) {
+    if (x.isDone()) {
+      pool.release(this, true);
+      return;
+    }
+    if (!isOpen()) {
+      pool.release(this, false);
+      if (!x.retryUnprocessed()) {
+        x.fail(connectionError != null ? ErrorMapper.io(connectionError, x.request) : ErrorMapper.noResponse(x.request));
+      }
+      return;
+    }
+    Http2StreamHandler h = new Http2StreamHandler(this, x);
+    streams.put(x, h);
+    // Opened in a later task: a hand-off arrives while the finished stream is still counted active
+    // by the codec, and a HEADERS frame now would exceed the server's stream limit.
+    channel.eventLoop().execute(() -> bootstrap.open().addListener((Future<Http2StreamChannel> f) -> {
+      if (f.isSuccess()) {
+        h.start(f.getNow());
+      } else {
+        h.failUnstarted(f.cause());
+      }
+    }));
+  }
+
+  @Override
+  public void abort(Exchange x) {
+    channel.eventLoop().execute(() -> {
+      Http2StreamHandler h = streams.get(x);
+      if (h != null) {
+        h.abort();
+      }
+    });
+  }
+
+  /** The stream of {@code x} is over: its slot goes back to the pool (event loop). */
+  void streamDone(Exchange x, boolean connectionOk) {
+    if (streams.remove(x) == null) {
+      return;
+    }
+    pool.release(this, connectionOk && isOpen());
+    if (streams.isEmpty() && (closeWhenIdle || (goingAway && channel.isActive()))) {
+      channel.close();
+    }
+  }
+
+  /** Fails the streams that are overdue; the earliest deadline of the others (the timer's check). */
+  private long expireStreams(long now) {
+    long next = DeadlineTimer.NONE;
+    // A copy: a stream that fails leaves the map. Made once per timeout period, not per request.
+    for (Http2StreamHandler h : streams.values().toArray(new Http2StreamHandler[0])) {
+      long due = h.expire(now);
+      if (due != DeadlineTimer.NONE && (next == DeadlineTimer.NONE || due - next < 0)) {
+        next = due;
+      }
+    }
+    return next;
+  }
+
+  /** Why the whole connection failed, if it did. */
+  HttpException connectionError() {
+    return connectionError;
+  }
+
+  private void failSetup(HttpException e) {
+    if (announced) {
+      return;
+    }
+    announced = true;
+    goingAway = true;
+    pool.connectFailed(origin, e);
+    channel.close();
+  }
+
+  /** The last handler of the connection's pipeline: connection-level frames and events. */
+  private final class Handler extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      try {
+        pingOutstanding = false;
+        if (msg instanceof Http2SettingsFrame s) {
+          Long max = s.settings().maxConcurrentStreams();
+          capacity = max == null ? DEFAULT_STREAMS : (int) Math.max(1, Math.min(max, MAX_STREAMS));
+          if (!announced) {
+            announced = true;
+            if (settingsTimer != null) {
+              settingsTimer.cancel(false);
+            }
+            pool.connected(origin, Http2Connection.this);
+          }
+        } else if (msg instanceof Http2GoAwayFrame g) {
+          // Streams above its last-stream-id hear of it themselves (Http2MultiplexHandler) and retry.
+          goingAway = true;
+          if (g.errorCode() != Http2Error.NO_ERROR.code()) {
+            // An error GOAWAY ends the connection: the streams it processed fail now, naming it, rather
+            // than wait for answers a broken connection will not bring (or for their read timeouts).
+            if (connectionError == null) {
+              connectionError = new ProtocolException("HTTP/2 GOAWAY from the server: "
+                  + ErrorMapper.h2Error(g.errorCode()) + ErrorMapper.goAwayText(g.content()), null);
+            }
+            ctx.close();
+          } else if (streams.isEmpty()) {
+            ctx.close();
+          }
+        }
+      } finally {
+        ReferenceCountUtil.release(msg);
+      }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+      if (evt instanceof IdleStateEvent && announced && streams.isEmpty()) {
+        if (pingOutstanding) {
+          goingAway = true; // no frame for a whole interval after the PING: dead
+          ctx.close();
+        } else {
+          pingOutstanding = true;
+          ctx.writeAndFlush(new DefaultHttp2PingFrame(System.nanoTime()));
+        }
+        return;
+      }
+      ReferenceCountUtil.release(evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      goingAway = true;
+      if (!announced) {
+        failSetup(connectionError != null ? connectionError : new ConnectException("connection to "
+            + origin.socketHost() + ":" + origin.port() + " closed before HTTP/2 was set up", null));
+      } else if (streams.isEmpty()) {
+        pool.closed(Http2Connection.this);
+      }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      if (connectionError == null) {
+        connectionError = cause instanceof HttpException e ? e : connectionFailure(cause);
+      }
+      goingAway = true;
+      ctx.close();
+    }
+  }
+
+  /**
+   * Netty's own verdicts on the server (too many queued control frames: ENHANCE_YOUR_CALM; a frame
+   * it cannot accept): it sends a GOAWAY with the error and closes, without telling the pipeline. The
+   * GOAWAY is where the reason can be read, so the streams it ends can name it.
+   */
+  private final class ConnectionErrors extends Http2ConnectionAdapter {
+    @Override
+    public void onGoAwaySent(int lastStreamId, long errorCode, io.netty.buffer.ByteBuf debugData) {
+      if (errorCode != Http2Error.NO_ERROR.code() && connectionError == null) {
+        connectionError = new ProtocolException("HTTP/2 connection error " + ErrorMapper.h2Error(errorCode)
+            + ErrorMapper.goAwayText(debugData), null);
+      }
+    }
+  }
+
+  /**
+   * A stream the server opened: with push disabled it may open none (RFC 9113 sections 5.1.1 and 8.4),
+   * so a HEADERS on an even, idle stream is a connection error of type PROTOCOL_ERROR.
+   */
+  private final class ServerOpenedStream extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+      int id = ((Http2StreamChannel) ctx.channel()).stream().id();
+      if (connectionError == null) {
+        connectionError = new ProtocolException("HTTP/2 server sent HEADERS on stream " + id
+            + ", which it may not open (push is disabled): PROTOCOL_ERROR", null);
+      }
+      goingAway = true;
+      ctx.close();
+      channel.writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.PROTOCOL_ERROR)).addListener(f -> channel.close());
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      ReferenceCountUtil.release(msg);
+    }
+  }
+
+  /**
+   * A frame the server should not have sent (Netty's {@link Http2Exception}) is the server breaking the
+   * protocol, so a {@link ProtocolException} naming the HTTP/2 error code; anything else is the transport.
+   */
+  private static TransportException connectionFailure(Throwable cause) {
+    if (cause instanceof Http2Exception h2) {
+      return new ProtocolException("HTTP/2 connection error " + h2.error() + ": " + cause.getMessage(), null, cause);
+    }
+    return new TransportException((cause instanceof IOException ? "I/O error: " : "HTTP/2 connection error: ")
+        + cause.getMessage(), null, cause);
+  }
+}
