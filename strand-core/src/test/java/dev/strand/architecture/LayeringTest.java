@@ -36,7 +36,7 @@ class LayeringTest {
   @Test
   void policyPackagesDoNotImportNetty() {
     noClasses().that().resideInAnyPackage("dev.strand.internal.client..", "dev.strand.internal.pool..",
-            "dev.strand.internal.cookie..", "dev.strand.internal.sse..", "dev.strand.internal.codec..")
+            "dev.strand.internal.cookie..", "dev.strand.internal.sse..", "dev.strand.internal.coding..")
         .should().dependOnClassesThat().resideInAPackage("io.netty..")
         .check(core);
   }
@@ -44,7 +44,7 @@ class LayeringTest {
   @Test
   void theInternalsDoNotReachUpIntoTheEngineFromPolicy() {
     noClasses().that().resideInAnyPackage("dev.strand.internal.pool..", "dev.strand.internal.cookie..",
-            "dev.strand.internal.sse..", "dev.strand.internal.codec..", "dev.strand.internal.proxy..")
+            "dev.strand.internal.sse..", "dev.strand.internal.coding..", "dev.strand.internal.proxy..")
         .should().dependOnClassesThat().resideInAnyPackage("dev.strand.internal.netty..", "dev.strand.internal.client..")
         .check(core);
   }

@@ -1,4 +1,4 @@
-package dev.strand.internal.codec;
+package dev.strand.internal.coding;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
