@@ -17,9 +17,12 @@ import org.junit.jupiter.api.Test;
  * The layering of strand-core, as rules that fail the build when broken: the internal packages do
  * not import each other in circles; the policy packages (what to send next, which connection to use,
  * which cookie to keep, how to parse an event) know nothing of Netty, so they stay plain code testable
- * without sockets; and the public API never hands out an internal type.
+ * without sockets; the public API and the transport SPI never hand out an internal type; and the SPI
+ * is built on the public API alone, so a transport written against it needs nothing unexported.
  */
 class LayeringTest {
+  /** The packages module-info exports to everyone: the user API and the transport SPI. */
+  private static final String[] EXPORTED = {"dev.strand", "dev.strand.spi"};
   private static JavaClasses core;
 
   @BeforeAll
@@ -52,7 +55,7 @@ class LayeringTest {
   @Test
   void thePublicApiNeverExposesAnInternalType() {
     DescribedPredicate<JavaClass> internal = JavaClass.Predicates.resideInAPackage("dev.strand.internal..");
-    methods().that().areDeclaredInClassesThat().resideInAPackage("dev.strand")
+    methods().that().areDeclaredInClassesThat().resideInAnyPackage(EXPORTED)
         .and().arePublic().and().areDeclaredInClassesThat().arePublic()
         .should().notHaveRawReturnType(internal)
         .andShould().notHaveRawParameterTypes(DescribedPredicate.anyElementThat(internal))
@@ -62,10 +65,17 @@ class LayeringTest {
   @Test
   void thePublicApiHasNoNettyInItsSignatures() {
     DescribedPredicate<JavaClass> netty = JavaClass.Predicates.resideInAPackage("io.netty..");
-    methods().that().areDeclaredInClassesThat().resideInAPackage("dev.strand")
+    methods().that().areDeclaredInClassesThat().resideInAnyPackage(EXPORTED)
         .and().arePublic().and().doNotHaveModifier(JavaModifier.SYNTHETIC)
         .should().notHaveRawReturnType(netty)
         .andShould().notHaveRawParameterTypes(DescribedPredicate.anyElementThat(netty))
+        .check(core);
+  }
+
+  @Test
+  void theSpiDependsOnNoInternals() {
+    noClasses().that().resideInAPackage("dev.strand.spi..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.strand.internal..", "io.netty..")
         .check(core);
   }
 }

@@ -8,6 +8,7 @@ import dev.strand.TransportException;
 import dev.strand.Version;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.proxy.ProxyServer;
+import dev.strand.spi.StreamingResponses;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -360,7 +361,7 @@ final class Http1Connection extends NettyConnection implements BodyOwner {
     Version version = r.protocolVersion() == HttpVersion.HTTP_1_0 ? Version.HTTP_1_0 : Version.HTTP_1_1;
     long length = x.head || code == 204 || code == 304 || code == 101 ? 0 : HttpUtil.getContentLength(r, -1L);
     body = new NettyResponseBody(this, x.request, length);
-    undelivered = StreamingResponse.of(x.request, code, r.status().reasonPhrase(), headers, version, body, sslSession);
+    undelivered = StreamingResponses.of(x.request, code, r.status().reasonPhrase(), headers, version, body, sslSession);
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.strand.RequestBody;
 import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.Version;
+import dev.strand.spi.StreamingResponses;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -212,7 +213,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter
     phases.responseStarted = true;
     long length = exchange.head || code == 204 || code == 304 ? 0 : contentLength(headers);
     body = new NettyResponseBody(this, request, length);
-    undelivered = StreamingResponse.of(request, code, null, headers, Version.HTTP_2, body, connection.sslSession);
+    undelivered = StreamingResponses.of(request, code, null, headers, Version.HTTP_2, body, connection.sslSession);
     if (frame.isEndStream()) {
       end();
     }

@@ -16,6 +16,7 @@ import dev.strand.internal.netty.ExchangePhases;
 import dev.strand.internal.netty.Http2Requests;
 import dev.strand.internal.netty.NettyResponseBody;
 import dev.strand.internal.netty.RequestBodyWriter;
+import dev.strand.spi.StreamingResponses;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -220,7 +221,7 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter
     phases.responseStarted = true;
     long length = exchange.isHead() || code == 204 || code == 304 ? 0 : contentLength(headers);
     body = new NettyResponseBody(this, request, length);
-    undelivered = StreamingResponse.of(request, code, null, headers, Version.HTTP_3, body, connection.sslSession());
+    undelivered = StreamingResponses.of(request, code, null, headers, Version.HTTP_3, body, connection.sslSession());
   }
 
   private void onData(Http3DataFrame frame) {
