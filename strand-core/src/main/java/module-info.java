@@ -1,6 +1,11 @@
-/** Strand: an HTTP client. Only {@code dev.strand} is API; {@code dev.strand.internal.*} is not exported. */
+/**
+ * Strand: an HTTP client. {@code dev.strand} is the API, {@code dev.strand.spi} the service provider
+ * interface for transports; {@code dev.strand.internal.*} is not exported.
+ */
 module dev.strand {
   exports dev.strand;
+  // For transport implementers (Transport, ResponseBody, StreamingResponses); users need not import it.
+  exports dev.strand.spi;
   // The engine's pieces the HTTP/3 module (dev.strand:strand-http3) builds on; no one else sees them.
   exports dev.strand.internal.exchange to dev.strand.http3;
   exports dev.strand.internal.http2 to dev.strand.http3;

@@ -16,10 +16,15 @@ public final class AsyncClient {
     this.client = client;
   }
 
+  /** The async twin of {@link Client#send}: completes with the fully read response, or an {@link HttpException}. */
   public CompletableFuture<Response> send(Request request) {
     return client.sendAsync(request);
   }
 
+  /**
+   * The async twin of {@link Client#stream}: completes once the response head has arrived; the body
+   * streams. Close the response.
+   */
   public CompletableFuture<StreamingResponse> stream(Request request) {
     return client.streamAsync(request);
   }

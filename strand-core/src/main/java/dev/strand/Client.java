@@ -3,6 +3,7 @@ package dev.strand;
 import dev.strand.internal.client.ClientConfig;
 import dev.strand.internal.client.ClientEngine;
 import dev.strand.internal.websocket.WebSocketUrls;
+import dev.strand.spi.Transport;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +15,8 @@ import java.util.function.Consumer;
 /**
  * An HTTP client: build one, share it, close it when done. Thread-safe.
  *
- * <p>Blocking and asynchronous calls are twins of one implementation: {@link #send} waits for
- * {@link #sendAsync}, and {@link #async()} offers the same shortcuts returning futures. Blocking
+ * <p>Blocking and asynchronous calls are twins of one implementation: {@link #async()} offers every
+ * call of this class returning a future, and {@link #send} waits for {@link AsyncClient#send}. Blocking
  * calls are cheap on virtual threads.
  *
  * {@snippet :
@@ -68,8 +69,8 @@ public final class Client implements AutoCloseable {
     return Futures.await(sendAsync(request), request);
   }
 
-  /** Sends {@code request}; the future completes with the fully read response, or an {@link HttpException}. */
-  public CompletableFuture<Response> sendAsync(Request request) {
+  /** The async twin of {@link #send}, public as {@link AsyncClient#send}. */
+  CompletableFuture<Response> sendAsync(Request request) {
     return engine.send(request);
   }
 
@@ -78,8 +79,8 @@ public final class Client implements AutoCloseable {
     return Futures.await(streamAsync(request), request);
   }
 
-  /** The async twin of {@link #stream(Request)}. */
-  public CompletableFuture<StreamingResponse> streamAsync(Request request) {
+  /** The async twin of {@link #stream}, public as {@link AsyncClient#stream}. */
+  CompletableFuture<StreamingResponse> streamAsync(Request request) {
     return engine.stream(request);
   }
 

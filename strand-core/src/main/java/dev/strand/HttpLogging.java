@@ -1,6 +1,7 @@
 package dev.strand;
 
 import dev.strand.internal.client.Urls;
+import dev.strand.spi.ResponseBody;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;

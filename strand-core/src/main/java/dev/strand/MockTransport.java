@@ -1,5 +1,6 @@
 package dev.strand;
 
+import dev.strand.spi.Transport;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

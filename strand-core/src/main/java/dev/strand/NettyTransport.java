@@ -1,6 +1,7 @@
 package dev.strand;
 
 import dev.strand.internal.netty.NettyEngine;
+import dev.strand.spi.Transport;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

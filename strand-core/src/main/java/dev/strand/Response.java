@@ -1,6 +1,6 @@
 package dev.strand;
 
-import dev.strand.internal.codec.ContentEncodings;
+import dev.strand.internal.coding.ContentEncodings;
 import dev.strand.internal.text.TextDecoding;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;

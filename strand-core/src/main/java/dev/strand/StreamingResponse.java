@@ -1,5 +1,6 @@
 package dev.strand;
 
+import dev.strand.spi.ResponseBody;
 import java.util.Optional;
 import javax.net.ssl.SSLSession;
 
@@ -35,6 +36,8 @@ public final class StreamingResponse implements ResponseHead, AutoCloseable {
   private InputStream stream;
   private boolean chunksTaken;
 
+  // Private: transports reach it through dev.strand.spi.StreamingResponses (a private lookup), so the
+  // user API has no way to build a response around a raw ResponseBody.
   private StreamingResponse(Request request, int status, String reason, Headers headers, Version version,
       ResponseBody body, SSLSession sslSession) {
     this.request = request;
@@ -46,19 +49,10 @@ public final class StreamingResponse implements ResponseHead, AutoCloseable {
     this.sslSession = sslSession;
   }
 
-  /** For transports: a response head with the body still to be read from {@code body}, in cleartext. */
-  public static StreamingResponse of(
-      Request request, int status, String reason, Headers headers, Version version, ResponseBody body) {
-    return new StreamingResponse(request, status, reason, headers, version, body, null);
-  }
-
-  /** For transports: as {@link #of(Request, int, String, Headers, Version, ResponseBody)}, received over {@code sslSession}. */
-  public static StreamingResponse of(Request request, int status, String reason, Headers headers, Version version,
-      ResponseBody body, SSLSession sslSession) {
-    return new StreamingResponse(request, status, reason, headers, version, body, sslSession);
-  }
-
-  /** For mocks and tests: a response already in memory, to be read as a stream. */
+  /**
+   * A response already in memory, to be read as a stream: for an interceptor that answers or replaces
+   * a response, and for tests. (Transports build theirs with {@link dev.strand.spi.StreamingResponses}.)
+   */
   public static StreamingResponse of(Response response) {
     return new StreamingResponse(response.request(), response.status(), response.reason(), response.headers(),
         response.version(), ResponseBody.of(response.bytes()), response.sslSession().orElse(null));

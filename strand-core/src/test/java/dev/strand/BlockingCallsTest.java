@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strand.spi.ResponseBody;
+import dev.strand.spi.StreamingResponses;
+import dev.strand.spi.Transport;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -98,14 +101,14 @@ class BlockingCallsTest {
   void cancellingAnAsyncCallCancelsTheExchange() {
     HangingTransport transport = new HangingTransport();
     try (Client client = Client.builder().transport(transport).followRedirects(true).auth(Auth.bearer("t")).build()) {
-      CompletableFuture<Response> call = client.sendAsync(Request.get("http://h/"));
+      CompletableFuture<Response> call = client.async().send(Request.get("http://h/"));
       assertFalse(call.isDone());
       assertTrue(call.cancel(true));
       assertTrue(transport.pending.isCancelled());
     }
     HangingTransport second = new HangingTransport();
     try (Client client = Client.builder().transport(second).build()) {
-      CompletableFuture<StreamingResponse> stream = client.streamAsync(Request.get("http://h/"));
+      CompletableFuture<StreamingResponse> stream = client.async().stream(Request.get("http://h/"));
       assertTrue(stream.cancel(false));
       assertTrue(second.pending.isCancelled());
     }
@@ -154,10 +157,10 @@ class BlockingCallsTest {
       }
     };
     try (Client client = Client.builder().transport(racing).build()) {
-      CompletableFuture<StreamingResponse> streamCall = client.streamAsync(Request.get("http://h/"));
-      CompletableFuture<Response> sendCall = client.sendAsync(Request.get("http://h/"));
+      CompletableFuture<StreamingResponse> streamCall = client.async().stream(Request.get("http://h/"));
+      CompletableFuture<Response> sendCall = client.async().send(Request.get("http://h/"));
       assertTrue(streamCall.cancel(true));
-      source.complete(StreamingResponse.of(Request.get("http://h/"), 200, null, Headers.EMPTY, Version.HTTP_1_1, body));
+      source.complete(StreamingResponses.of(Request.get("http://h/"), 200, null, Headers.EMPTY, Version.HTTP_1_1, body));
       assertTrue(closed.get(), "nobody else can close a response that arrives after cancellation");
       closed.set(false);
       assertFalse(sendCall.isDone(), "its body is still being read");

@@ -70,7 +70,7 @@ class HeaderValidationTest {
         () -> client.send(Request.builder("POST", "http://h/").body(evil).build()));
     assertMentions(e, "Content-Type");
     assertThrows(IllegalArgumentException.class,
-        () -> Futures.await(client.sendAsync(Request.builder("POST", "http://h/").body(evil).build()), null));
+        () -> Futures.await(client.async().send(Request.builder("POST", "http://h/").body(evil).build()), null));
   }
 
   @Test

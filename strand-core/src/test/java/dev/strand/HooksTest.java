@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strand.spi.ResponseBody;
+import dev.strand.spi.StreamingResponses;
+import dev.strand.spi.Transport;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -44,7 +47,7 @@ class HooksTest {
           closed.set(true);
         }
       };
-      return CompletableFuture.completedFuture(StreamingResponse.of(request, 200, null,
+      return CompletableFuture.completedFuture(StreamingResponses.of(request, 200, null,
           Headers.of("Content-Encoding", "gzip", "X-Raw", "1"), Version.HTTP_1_1, body));
     }
 
@@ -113,7 +116,7 @@ class HooksTest {
       assertSame(boom, assertThrows(IllegalStateException.class, () -> client.get("http://h/")));
       assertTrue(transport.closed.get(), "the response was not closed, so its connection leaks");
       transport.closed.set(false);
-      CompletableFuture<Response> async = client.sendAsync(Request.get("http://h/"));
+      CompletableFuture<Response> async = client.async().send(Request.get("http://h/"));
       assertSame(boom, assertThrows(java.util.concurrent.ExecutionException.class, async::get).getCause());
       assertTrue(transport.closed.get());
     }

@@ -3,6 +3,7 @@ package dev.strand;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
+import java.lang.module.ModuleDescriptor;
 import java.lang.reflect.Member;
 import java.lang.reflect.Modifier;
 import java.net.URISyntaxException;
@@ -12,17 +13,22 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Compares the public API of {@code dev.strand} with the checked-in listing {@code api/strand-core.api},
+ * Compares the public API of {@code dev.strand} and of the transport SPI {@code dev.strand.spi} with the
+ * checked-in listing {@code api/strand-core.api},
  * so that every API change is a deliberate, reviewed edit. After an intended change, regenerate with
  * {@code mvn -pl strand-core test -Dtest=PublicApiTest -Dstrand.api.update=true}.
  */
 class PublicApiTest {
   private static final Path LISTING = Path.of("api", "strand-core.api");
+  /** The exported packages: both are promises to someone, users or transport implementers. */
+  private static final List<String> PACKAGES = List.of("dev.strand", "dev.strand.spi");
 
   @Test
   void publicApiMatchesTheCheckedInListing() throws Exception {
@@ -41,30 +47,33 @@ class PublicApiTest {
     Module module = Client.class.getModule();
     if (module.isNamed()) {
       assertEquals(false, module.isExported("dev.strand.internal.client"));
+      assertEquals(Set.copyOf(PACKAGES), module.getDescriptor().exports().stream()
+          .filter(e -> !e.isQualified()).map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()));
     }
     assertEquals(false, Modifier.isPublic(Futures.class.getModifiers()), "Futures is an implementation detail");
   }
 
   static List<String> listing() throws IOException, URISyntaxException, ClassNotFoundException {
-    Path classes = Path.of(Client.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-        .resolve("dev/strand");
+    Path root = Path.of(Client.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     TreeSet<String> lines = new TreeSet<>();
-    try (Stream<Path> files = Files.list(classes)) {
-      for (Path file : files.filter(p -> p.toString().endsWith(".class")).toList()) {
-        String name = "dev.strand." + file.getFileName().toString().replace(".class", "");
-        Class<?> type = Class.forName(name, false, PublicApiTest.class.getClassLoader());
-        if (!isVisible(type)) {
-          continue;
-        }
-        String owner = type.getName();
-        lines.add(owner + " :: " + describe(type));
-        List<Member> members = new ArrayList<>();
-        members.addAll(Arrays.asList(type.getDeclaredConstructors()));
-        members.addAll(Arrays.asList(type.getDeclaredMethods()));
-        members.addAll(Arrays.asList(type.getDeclaredFields()));
-        for (Member m : members) {
-          if ((Modifier.isPublic(m.getModifiers()) || Modifier.isProtected(m.getModifiers())) && !m.isSynthetic()) {
-            lines.add(owner + " :: " + genericString(m));
+    for (String pkg : PACKAGES) {
+      try (Stream<Path> files = Files.list(root.resolve(pkg.replace('.', '/')))) {
+        for (Path file : files.filter(p -> p.toString().endsWith(".class")).toList()) {
+          String name = pkg + "." + file.getFileName().toString().replace(".class", "");
+          Class<?> type = Class.forName(name, false, PublicApiTest.class.getClassLoader());
+          if (!isVisible(type)) {
+            continue;
+          }
+          String owner = type.getName();
+          lines.add(owner + " :: " + describe(type));
+          List<Member> members = new ArrayList<>();
+          members.addAll(Arrays.asList(type.getDeclaredConstructors()));
+          members.addAll(Arrays.asList(type.getDeclaredMethods()));
+          members.addAll(Arrays.asList(type.getDeclaredFields()));
+          for (Member m : members) {
+            if ((Modifier.isPublic(m.getModifiers()) || Modifier.isProtected(m.getModifiers())) && !m.isSynthetic()) {
+              lines.add(owner + " :: " + genericString(m));
+            }
           }
         }
       }

@@ -41,7 +41,7 @@ class SyncAsyncParityTest {
 
       @Override
       byte[] stream(Client client, Request request) throws Exception {
-        try (StreamingResponse r = client.streamAsync(request).get()) {
+        try (StreamingResponse r = client.async().stream(request).get()) {
           return r.readAll().bytes();
         }
       }

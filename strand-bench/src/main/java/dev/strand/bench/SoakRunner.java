@@ -69,7 +69,7 @@ public final class SoakRunner {
         String id = Long.toString(sent);
         CompletableFuture<Response> call;
         try {
-          call = client.sendAsync(Request.get(base.resolve("/echo?id=" + id).toString()));
+          call = client.async().send(Request.get(base.resolve("/echo?id=" + id).toString()));
         } catch (RuntimeException e) {
           call = CompletableFuture.failedFuture(e);
         }

@@ -17,9 +17,12 @@ import org.junit.jupiter.api.Test;
  * The layering of strand-core, as rules that fail the build when broken: the internal packages do
  * not import each other in circles; the policy packages (what to send next, which connection to use,
  * which cookie to keep, how to parse an event) know nothing of Netty, so they stay plain code testable
- * without sockets; and the public API never hands out an internal type.
+ * without sockets; the public API and the transport SPI never hand out an internal type; and the SPI
+ * is built on the public API alone, so a transport written against it needs nothing unexported.
  */
 class LayeringTest {
+  /** The packages module-info exports to everyone: the user API and the transport SPI. */
+  private static final String[] EXPORTED = {"dev.strand", "dev.strand.spi"};
   private static JavaClasses core;
 
   @BeforeAll
@@ -36,7 +39,7 @@ class LayeringTest {
   @Test
   void policyPackagesDoNotImportNetty() {
     noClasses().that().resideInAnyPackage("dev.strand.internal.client..", "dev.strand.internal.pool..",
-            "dev.strand.internal.cookie..", "dev.strand.internal.sse..", "dev.strand.internal.codec..")
+            "dev.strand.internal.cookie..", "dev.strand.internal.sse..", "dev.strand.internal.coding..")
         .should().dependOnClassesThat().resideInAPackage("io.netty..")
         .check(core);
   }
@@ -44,7 +47,7 @@ class LayeringTest {
   @Test
   void theInternalsDoNotReachUpIntoTheEngineFromPolicy() {
     noClasses().that().resideInAnyPackage("dev.strand.internal.pool..", "dev.strand.internal.cookie..",
-            "dev.strand.internal.sse..", "dev.strand.internal.codec..", "dev.strand.internal.proxy..")
+            "dev.strand.internal.sse..", "dev.strand.internal.coding..", "dev.strand.internal.proxy..")
         .should().dependOnClassesThat().resideInAnyPackage("dev.strand.internal.netty..", "dev.strand.internal.client..")
         .check(core);
   }
@@ -52,7 +55,7 @@ class LayeringTest {
   @Test
   void thePublicApiNeverExposesAnInternalType() {
     DescribedPredicate<JavaClass> internal = JavaClass.Predicates.resideInAPackage("dev.strand.internal..");
-    methods().that().areDeclaredInClassesThat().resideInAPackage("dev.strand")
+    methods().that().areDeclaredInClassesThat().resideInAnyPackage(EXPORTED)
         .and().arePublic().and().areDeclaredInClassesThat().arePublic()
         .should().notHaveRawReturnType(internal)
         .andShould().notHaveRawParameterTypes(DescribedPredicate.anyElementThat(internal))
@@ -62,7 +65,7 @@ class LayeringTest {
   @Test
   void thePublicApiHasNoNettyInItsSignatures() {
     DescribedPredicate<JavaClass> netty = JavaClass.Predicates.resideInAPackage("io.netty..");
-    methods().that().areDeclaredInClassesThat().resideInAPackage("dev.strand")
+    methods().that().areDeclaredInClassesThat().resideInAnyPackage(EXPORTED)
         .and().arePublic().and().doNotHaveModifier(JavaModifier.SYNTHETIC)
         .should().notHaveRawReturnType(netty)
         .andShould().notHaveRawParameterTypes(DescribedPredicate.anyElementThat(netty))
@@ -90,6 +93,13 @@ class LayeringTest {
         .check(core);
     noClasses().that().resideInAnyPackage("dev.strand.internal.connect..", "dev.strand.internal.websocket..")
         .should().dependOnClassesThat().resideInAPackage("dev.strand.internal.netty..")
+        .check(core);
+  }
+
+  @Test
+  void theSpiDependsOnNoInternals() {
+    noClasses().that().resideInAPackage("dev.strand.spi..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.strand.internal..", "io.netty..")
         .check(core);
   }
 }

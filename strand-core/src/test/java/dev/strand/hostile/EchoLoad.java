@@ -60,7 +60,7 @@ final class EchoLoad {
       String id = "id=" + sent;
       CompletableFuture<Response> call;
       try {
-        call = client.sendAsync(Request.get(urlForId.apply(sent)));
+        call = client.async().send(Request.get(urlForId.apply(sent)));
       } catch (RuntimeException e) {
         call = CompletableFuture.failedFuture(e);
       }

@@ -81,7 +81,7 @@ class ParentContextTest {
   void anAsyncCallCompletedElsewhere() throws Exception {
     assertChildren(2, () -> CompletableFuture.allOf(
         client.async().get(server.url("/small")),
-        client.sendAsync(Request.get(server.url("/delay/20")))).join());
+        client.async().send(Request.get(server.url("/delay/20")))).join());
   }
 
   @Test

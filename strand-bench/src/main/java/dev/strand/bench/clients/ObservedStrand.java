@@ -47,7 +47,7 @@ record ObservedStrand(Client client, Request request, OpenTelemetrySdk otel) imp
 
   @Override
   public CompletionStage<Integer> getAsync() {
-    return client.sendAsync(request).thenApply(r -> BenchClient.check(r.status(), r.bytes().length));
+    return client.async().send(request).thenApply(r -> BenchClient.check(r.status(), r.bytes().length));
   }
 
   @Override

@@ -13,11 +13,11 @@ import dev.strand.Version;
 import java.util.concurrent.CompletionStage;
 import java.util.function.UnaryOperator;
 
-/** Strand through its public API only: {@code sendAsync} for {@code strand}, {@code send} for {@code strand-sync}. */
+/** Strand through its public API only: {@code async().send} for {@code strand}, {@code send} for {@code strand-sync}. */
 final class StrandClients {
 
   static final String ASYNC_SETUP = "Client.builder().limits(Limits.ofConnections(N)).timeout(Timeout.of(30s)); "
-      + "sendAsync(Request.get(url)), N in flight. TLS: tls(Tls.builder().trustPem(ca)); version HTTP_1_1 "
+      + "async().send(Request.get(url)), N in flight. TLS: tls(Tls.builder().trustPem(ca)); version HTTP_1_1 "
       + "(https), HTTP_2 (h2, ALPN; the client's own multiplexing on its pool), HTTP_2_PRIOR_KNOWLEDGE (h2c) or "
       + "HTTP_3 (h3: QUIC, strand-http3 on the class path); "
       + "handshake: engine JDK or OPENSSL, maxKeepAliveConnections 0 and Connection: close";
@@ -98,7 +98,7 @@ final class StrandClients {
 
     @Override
     public CompletionStage<Integer> getAsync() {
-      return client.sendAsync(request).thenApply(Async::length);
+      return client.async().send(request).thenApply(Async::length);
     }
 
     static int length(Response r) {

@@ -3,8 +3,9 @@ package dev.strand.internal.cache;
 import dev.strand.Headers;
 import dev.strand.Interceptor;
 import dev.strand.Request;
-import dev.strand.ResponseBody;
 import dev.strand.StreamingResponse;
+import dev.strand.spi.ResponseBody;
+import dev.strand.spi.StreamingResponses;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -58,7 +59,7 @@ public final class CacheInterceptor implements Interceptor {
       return CompletableFuture.completedFuture(fromStore(stored, request, now, "hit"));
     }
     if (CacheControl.parse(request.headers()).onlyIfCached()) {
-      return CompletableFuture.completedFuture(StreamingResponse.of(request, 504, "Gateway Timeout",
+      return CompletableFuture.completedFuture(StreamingResponses.of(request, 504, "Gateway Timeout",
           Headers.of("Cache-Status", CACHE_NAME + "; fwd=miss; detail=only-if-cached", "Content-Length", "0"),
           dev.strand.Version.HTTP_1_1, ResponseBody.of(new byte[0])));
     }
@@ -106,7 +107,7 @@ public final class CacheInterceptor implements Interceptor {
         .set("Age", Long.toString(CachePolicy.ageMillis(e, now) / 1000))
         .add("Cache-Status", CACHE_NAME + "; " + what)
         .build();
-    return StreamingResponse.of(request, e.status(), e.reason(), headers, e.version(), ResponseBody.of(e.body()));
+    return StreamingResponses.of(request, e.status(), e.reason(), headers, e.version(), ResponseBody.of(e.body()));
   }
 
   /** A request with its own validators wants the server's answer to them, not this cache's. */

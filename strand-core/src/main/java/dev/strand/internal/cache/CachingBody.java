@@ -1,7 +1,7 @@
 package dev.strand.internal.cache;
 
 import dev.strand.Headers;
-import dev.strand.ResponseBody;
+import dev.strand.spi.ResponseBody;
 import java.io.ByteArrayOutputStream;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;

@@ -8,7 +8,7 @@ import dev.strand.Request;
 import dev.strand.ResponseHead;
 import dev.strand.RetryPolicy;
 import dev.strand.Timeout;
-import dev.strand.Transport;
+import dev.strand.spi.Transport;
 import java.net.URI;
 import java.nio.charset.Charset;
 import java.util.List;

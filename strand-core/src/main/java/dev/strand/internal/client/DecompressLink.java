@@ -2,7 +2,7 @@ package dev.strand.internal.client;
 
 import dev.strand.Request;
 import dev.strand.StreamingResponse;
-import dev.strand.internal.codec.ContentEncodings;
+import dev.strand.internal.coding.ContentEncodings;
 import java.util.concurrent.CompletableFuture;
 
 /** Wraps each response body in a decoding view of its Content-Encoding. */

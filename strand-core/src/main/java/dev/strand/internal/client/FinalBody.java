@@ -1,7 +1,7 @@
 package dev.strand.internal.client;
 
 import dev.strand.Headers;
-import dev.strand.ResponseBody;
+import dev.strand.spi.ResponseBody;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -1,8 +1,8 @@
 package dev.strand.internal.client;
 
 import dev.strand.Headers;
-import dev.strand.ResponseBody;
 import dev.strand.internal.events.CallEvents;
+import dev.strand.spi.ResponseBody;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -4,7 +4,7 @@ import dev.strand.Headers;
 import dev.strand.Request;
 import dev.strand.RequestBody;
 import dev.strand.Timeout;
-import dev.strand.internal.codec.ContentEncodings;
+import dev.strand.internal.coding.ContentEncodings;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

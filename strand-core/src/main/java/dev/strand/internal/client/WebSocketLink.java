@@ -4,9 +4,9 @@ import dev.strand.Request;
 import dev.strand.Response;
 import dev.strand.ResponseHead;
 import dev.strand.StreamingResponse;
-import dev.strand.Transport;
 import dev.strand.TransportException;
 import dev.strand.WebSocket;
+import dev.strand.spi.Transport;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -6,6 +6,7 @@ import dev.strand.Request;
 import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.Version;
+import dev.strand.spi.StreamingResponses;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import javax.net.ssl.SSLSession;
@@ -251,7 +252,7 @@ public final class ExchangeDriver implements BodyOwner, RequestBodyWriter.Listen
     }
     long length = exchange.head || status == 204 || status == 304 || status == 101 ? 0 : contentLength;
     body = new NettyResponseBody(this, exchange.request, length);
-    undelivered = StreamingResponse.of(exchange.request, status, reason, headers, version, body, session);
+    undelivered = StreamingResponses.of(exchange.request, status, reason, headers, version, body, session);
   }
 
   /** Body bytes (the caller releases them). False if the exchange ended over them (its consumer gave up, or too large). */

@@ -4,7 +4,7 @@ import dev.strand.Headers;
 import dev.strand.HttpException;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
-import dev.strand.ResponseBody;
+import dev.strand.spi.ResponseBody;
 import dev.strand.TransportException;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayDeque;

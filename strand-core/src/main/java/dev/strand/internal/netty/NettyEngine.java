@@ -94,7 +94,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     OpenEngines.opened(this);
   }
 
-  /** See {@link dev.strand.Transport#send}. */
+  /** See {@link dev.strand.spi.Transport#send}. */
   public CompletableFuture<StreamingResponse> send(Request request) {
     URI url = request.url();
     if (url.getScheme() == null || url.getHost() == null) {
@@ -118,7 +118,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     return exchange.future;
   }
 
-  /** See {@link dev.strand.Transport#websocket}: a dedicated connection, outside the pool. */
+  /** See {@link dev.strand.spi.Transport#websocket}: a dedicated connection, outside the pool. */
   public CompletableFuture<WebSocket> websocket(Request request, WebSocket.Listener listener, int maxMessageSize) {
     if (closed) {
       return CompletableFuture.failedFuture(new dev.strand.TransportException("the client is closed", request));

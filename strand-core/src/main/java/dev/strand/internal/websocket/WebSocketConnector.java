@@ -3,7 +3,6 @@ package dev.strand.internal.websocket;
 import dev.strand.HttpException;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
-import dev.strand.ResponseBody;
 import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
 import dev.strand.TransportException;
@@ -18,6 +17,8 @@ import dev.strand.internal.http1.ResponseDecoder;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.tls.TlsContext;
 import dev.strand.internal.tls.TlsErrors;
+import dev.strand.spi.ResponseBody;
+import dev.strand.spi.StreamingResponses;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -65,7 +66,7 @@ public final class WebSocketConnector {
     this.maxHeaderSize = maxHeaderSize;
   }
 
-  /** See {@link dev.strand.Transport#websocket}. */
+  /** See {@link dev.strand.spi.Transport#websocket}. */
   public CompletableFuture<WebSocket> open(Request request, WebSocket.Listener listener, int maxMessageSize) {
     URI url = request.url();
     if (url.getScheme() == null || url.getHost() == null) {
@@ -244,7 +245,7 @@ public final class WebSocketConnector {
               .maxFramePayloadLength(maxMessageSize).closeOnProtocolViolation(false).build()));
       done = true;
       cancelTimer();
-      StreamingResponse head = StreamingResponse.of(request, 101, r.status().reasonPhrase(),
+      StreamingResponse head = StreamingResponses.of(request, 101, r.status().reasonPhrase(),
           ResponseDecoder.headers(r), Version.HTTP_1_1, ResponseBody.of(new byte[0]));
       String subprotocol = handshaker.actualSubprotocol();
       RealWebSocket ws = new RealWebSocket(ch, head, subprotocol == null || subprotocol.isEmpty() ? null : subprotocol,

@@ -1,15 +1,14 @@
-package dev.strand.internal;
+package dev.strand.spi;
 
 import dev.strand.ProtocolException;
-import dev.strand.ResponseBody;
 import java.util.concurrent.CompletableFuture;
 
 /** A response body that is already in memory: read whole or as one chunk. */
-public final class InMemoryResponseBody implements ResponseBody {
+final class InMemoryResponseBody implements ResponseBody {
   private final byte[] content;
   private boolean consumed;
 
-  public InMemoryResponseBody(byte[] content) {
+  InMemoryResponseBody(byte[] content) {
     this.content = content;
   }
 

@@ -1,4 +1,4 @@
-package dev.strand.internal.codec;
+package dev.strand.internal.coding;
 
 import java.io.EOFException;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.strand.internal.codec;
+package dev.strand.internal.coding;
 
 /** Encoded input for a {@link Decoder}: the next chunk, or {@code null} at the end. May block. */
 interface ChunkSource {

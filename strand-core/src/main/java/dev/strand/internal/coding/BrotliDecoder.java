@@ -1,4 +1,4 @@
-package dev.strand.internal.codec;
+package dev.strand.internal.coding;
 
 import com.aayushatharva.brotli4j.Brotli4jLoader;
 import com.aayushatharva.brotli4j.decoder.BrotliInputStream;

@@ -1,8 +1,8 @@
-package dev.strand.internal.codec;
+package dev.strand.internal.coding;
 
 import dev.strand.ProtocolException;
 import dev.strand.Request;
-import dev.strand.ResponseBody;
+import dev.strand.spi.ResponseBody;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;

@@ -1,5 +1,14 @@
-package dev.strand;
+package dev.strand.spi;
 
+import dev.strand.ClientStats;
+import dev.strand.HttpException;
+import dev.strand.MockTransport;
+import dev.strand.NettyTransport;
+import dev.strand.ProtocolException;
+import dev.strand.Request;
+import dev.strand.StreamingResponse;
+import dev.strand.WebSocket;
+import dev.strand.WebSocketHandshakeException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -13,6 +22,9 @@ import java.util.concurrent.CompletableFuture;
  * decompress. If the returned future is cancelled before it completes, the transport aborts the
  * exchange and releases its connection. After it completes, the {@link StreamingResponse} owns the
  * connection until its body is read to the end or closed. Failures are {@link HttpException}s.
+ *
+ * <p>Users pick a transport ({@link dev.strand.Client.Builder#transport}) rather than implement one; a
+ * transport builds its responses with {@link StreamingResponses} over a {@link ResponseBody} of its own.
  */
 public interface Transport extends AutoCloseable {
   CompletableFuture<StreamingResponse> send(Request request);

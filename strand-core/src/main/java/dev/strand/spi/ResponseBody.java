@@ -1,5 +1,11 @@
-package dev.strand;
+package dev.strand.spi;
 
+import dev.strand.Headers;
+import dev.strand.ProtocolException;
+import dev.strand.ReadTimeoutException;
+import dev.strand.Response;
+import dev.strand.StreamingResponse;
+import dev.strand.TransportException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -43,6 +49,6 @@ public interface ResponseBody extends AutoCloseable {
 
   /** A body already in memory (for mock transports and tests). */
   static ResponseBody of(byte[] content) {
-    return new dev.strand.internal.InMemoryResponseBody(content);
+    return new InMemoryResponseBody(content);
   }
 }

@@ -1,4 +1,4 @@
-package dev.strand.internal.codec;
+package dev.strand.internal.coding;
 
 import dev.strand.Headers;
 import dev.strand.Request;

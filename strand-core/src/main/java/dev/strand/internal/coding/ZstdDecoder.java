@@ -1,4 +1,4 @@
-package dev.strand.internal.codec;
+package dev.strand.internal.coding;
 
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import java.io.IOException;
