@@ -1,21 +1,24 @@
 package dev.strand;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strand.testkit.TestServerExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
+import java.lang.module.ModuleDescriptor;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,7 +39,7 @@ class ModulePathTest {
   /** Core's classes and Netty's jars: what a modular application puts on its module path. */
   private static String modulePath() {
     Path core = Path.of("target", "classes").toAbsolutePath();
-    String netty = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+    String netty = TestRuntime.entries()
         .filter(e -> Path.of(e).getFileName().toString().startsWith("netty-"))
         .collect(Collectors.joining(File.pathSeparator));
     return core + File.pathSeparator + netty;
@@ -87,5 +90,28 @@ class ModulePathTest {
     ByteArrayOutputStream errors = new ByteArrayOutputStream();
     assertNotEquals(0, javac(src, dir.resolve("out"), errors));
     assertTrue(errors.toString(StandardCharsets.UTF_8).contains("is not visible"), errors.toString(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Surefire runs these tests on the module path, patched into {@code dev.strand}: the descriptor is in force here,
+   * so what core exports is what the checks above and every other test see, not a class path's everything.
+   */
+  @Test
+  void theseTestsRunInsideTheNamedModule() {
+    Module core = Client.class.getModule();
+    assertEquals("dev.strand", core.getName());
+    assertSame(core, getClass().getModule());
+    assertTrue(core.getDescriptor().exports().stream().anyMatch(e -> e.source().equals("dev.strand") && !e.isQualified()));
+    // The engine's internals are exported to the HTTP/3 module alone, and the rest not at all.
+    for (ModuleDescriptor.Exports e : core.getDescriptor().exports()) {
+      if (e.source().startsWith("dev.strand.internal")) {
+        assertEquals(Set.of("dev.strand.http3"), e.targets(), e.source());
+      }
+    }
+    assertFalse(core.isExported("dev.strand.internal.netty"));
+    assertFalse(core.isExported("dev.strand.internal.client"));
+    // Netty is a named module too: core reads it by its requires, not through the class path.
+    assertTrue(io.netty.channel.Channel.class.getModule().isNamed());
+    assertTrue(core.canRead(io.netty.channel.Channel.class.getModule()));
   }
 }

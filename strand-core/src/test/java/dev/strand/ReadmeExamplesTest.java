@@ -47,7 +47,7 @@ class ReadmeExamplesTest {
     JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
     Path out = Files.createTempDirectory("readme-examples");
-    List<String> options = List.of("-classpath", System.getProperty("java.class.path"), "-d", out.toString(),
+    List<String> options = List.of("-classpath", TestRuntime.asClassPath(), "-d", out.toString(),
         "-proc:none");
     StringWriter log = new StringWriter();
     boolean ok = compiler.getTask(log, null, diagnostics, options, null, sources).call();
