@@ -1,4 +1,4 @@
-package dev.strand.internal.netty;
+package dev.strand.bench;
 
 import dev.strand.Limits;
 import dev.strand.NettyTransport;
@@ -17,14 +17,15 @@ import java.util.regex.Pattern;
 
 /**
  * Loopback throughput and client CPU per request for {@code GET /small} through {@link NettyTransport}
- * (send + readAll, no client layer), at several concurrencies. Not a unit test: run it by hand.
+ * (send + readAll, no client layer), at several concurrencies: the transport alone, beside the
+ * bench's whole-client cells. Run it by hand ({@code java -cp strand-bench/target/... dev.strand.bench.TransportProbe}).
  *
  * <p>The server runs in a separate JVM ({@code dev.strand.testkit.TestServer}), so this process's CPU
  * time is the client's alone. Arguments: {@code [warmupSeconds] [batchSeconds] [batches] [concurrency...]}
  * (default 10 3 3 1 10 100 500).
  */
-public final class LoopbackBench {
-  private LoopbackBench() {}
+public final class TransportProbe {
+  private TransportProbe() {}
 
   public static void main(String[] args) throws Exception {
     int warmup = args.length > 0 ? Integer.parseInt(args[0]) : 10;
