@@ -48,7 +48,9 @@ class LayeringTest {
   void theInternalsDoNotReachUpIntoTheEngineFromPolicy() {
     noClasses().that().resideInAnyPackage("dev.strand.internal.pool..", "dev.strand.internal.cookie..",
             "dev.strand.internal.sse..", "dev.strand.internal.coding..", "dev.strand.internal.proxy..")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.strand.internal.netty..", "dev.strand.internal.client..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.strand.internal.netty..", "dev.strand.internal.client..",
+            "dev.strand.internal.exchange..", "dev.strand.internal.http1..", "dev.strand.internal.http2..",
+            "dev.strand.internal.connect..", "dev.strand.internal.websocket..")
         .check(core);
   }
 
