@@ -276,6 +276,9 @@ public final class ExchangeDriver implements BodyOwner, RequestBodyWriter.Listen
 
   /** The response's last byte arrived. */
   public void responseEnded() {
+    if (done) {
+      return;
+    }
     long expected = body.contentLength();
     if (expected >= 0 && body.received() != expected && !exchange.head) {
       fail(ErrorMapper.truncated(exchange.request, body.received(), expected), true);

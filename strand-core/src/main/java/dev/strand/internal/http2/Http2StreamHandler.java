@@ -1,6 +1,5 @@
 package dev.strand.internal.http2;
 
-import dev.strand.Headers;
 import dev.strand.HttpException;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
@@ -10,11 +9,10 @@ import dev.strand.internal.exchange.ErrorMapper;
 import dev.strand.internal.exchange.Exchange;
 import dev.strand.internal.exchange.ExchangeDriver;
 import dev.strand.internal.exchange.NettyResponseBody;
+import dev.strand.internal.exchange.StreamExchange;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
@@ -40,17 +38,14 @@ import io.netty.util.ReferenceCountUtil;
  * stays in use. A stream the server did not process (refused, or above a GOAWAY's last-stream-id)
  * is sent again on another connection, whatever its method.
  */
-final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements ExchangeDriver.Framing {
+final class Http2StreamHandler extends StreamExchange<Http2StreamChannel> {
   private final Http2Connection connection;
-  private final ExchangeDriver driver;
-
-  // Event-loop confined.
-  private Http2StreamChannel stream;
+  /** Event-loop confined. */
   private boolean headersSent;
 
   Http2StreamHandler(Http2Connection connection, Exchange exchange) {
+    super(exchange, Version.HTTP_2);
     this.connection = connection;
-    this.driver = new ExchangeDriver(exchange, this); // the connection's timer sees the stream from now on
   }
 
   // ---- starting ----
@@ -87,26 +82,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements E
     ch.read();
   }
 
-  /** The child stream could not even be opened: nothing reached the server. */
-  void failUnstarted(Throwable cause) {
-    driver.resendUnprocessed(ErrorMapper.io(cause, driver.request()), true);
-  }
-
-  void abort() {
-    driver.abort();
-  }
-
-  /** The connection timer's check for this stream. */
-  long expire(long now) {
-    return driver.expire(now);
-  }
-
   // ---- the driver's framing ----
-
-  @Override
-  public Channel channel() {
-    return stream;
-  }
 
   @Override
   public Object slice(byte[] body, int offset, int length, boolean last) {
@@ -131,11 +107,6 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements E
   @Override
   public DeadlineTimer timer() {
     return connection.timer;
-  }
-
-  @Override
-  public void read() {
-    stream.read();
   }
 
   /** The server answered before taking the whole request: stop sending (RFC 9113 8.1). */
@@ -183,52 +154,15 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements E
   }
 
   private void onHeaders(Http2HeadersFrame frame) {
-    Request request = driver.request();
-    if (driver.responseStarted()) {
-      Headers trailers = fields(frame.headers());
-      if (trailers == null) {
-        return;
-      }
-      driver.trailers(trailers);
-      if (frame.isEndStream()) {
-        driver.responseEnded();
-      }
-      return;
-    }
-    int code = ResponseFields.status(frame.headers().status());
-    if (code < 0 || code == 101) { // 101 does not exist in HTTP/2 (RFC 9113 section 8.6)
-      driver.fail(new ProtocolException("malformed HTTP/2 response: :status is \"" + frame.headers().status() + "\" ("
-          + request + ")", request), true);
-      return;
-    }
-    if (code < 200) {
-      driver.interim(); // the final response follows on the same stream
-      return;
-    }
-    Headers headers = fields(frame.headers());
-    if (headers == null) {
-      return;
-    }
-    driver.respond(code, null, headers, Version.HTTP_2, ResponseFields.contentLength(headers), connection.sslSession);
-    if (frame.isEndStream()) {
+    if (onHeaders(frame.headers().status(), frame.headers(), connection.sslSession) && frame.isEndStream()) {
       driver.responseEnded();
     }
   }
 
   private void onData(Http2DataFrame frame) {
-    if (driver.body() == null) {
-      driver.fail(new ProtocolException("HTTP/2 DATA before the response HEADERS (" + driver.request() + ")",
-          driver.request()), true);
-      return;
-    }
-    if (driver.content(frame.content()) && frame.isEndStream()) {
+    if (onData(frame.content()) && frame.isEndStream()) {
       driver.responseEnded();
     }
-  }
-
-  @Override
-  public void channelReadComplete(ChannelHandlerContext ctx) {
-    driver.readComplete();
   }
 
   @Override
@@ -305,17 +239,6 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter implements E
       } else {
         s.close(); // sends RST_STREAM(CANCEL) for a stream that is open
       }
-    }
-  }
-
-  /** The regular fields of a HEADERS frame; {@code null} after failing the exchange over a malformed one. */
-  private Headers fields(Http2Headers fields) {
-    try {
-      return ResponseFields.regular(fields);
-    } catch (IllegalArgumentException e) {
-      driver.fail(new ProtocolException("malformed response header: " + e.getMessage() + " (" + driver.request() + ")",
-          driver.request(), e), true);
-      return null;
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.strand.http3.internal;
 
-import dev.strand.Headers;
 import dev.strand.HttpException;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
@@ -11,13 +10,11 @@ import dev.strand.internal.exchange.ErrorMapper;
 import dev.strand.internal.exchange.Exchange;
 import dev.strand.internal.exchange.ExchangeDriver;
 import dev.strand.internal.exchange.NettyResponseBody;
+import dev.strand.internal.exchange.StreamExchange;
 import dev.strand.internal.http2.Http2Requests;
-import dev.strand.internal.http2.ResponseFields;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
@@ -42,23 +39,15 @@ import io.netty.util.ReferenceCountUtil;
  * and the connection stays in use; one it rejected (H3_REQUEST_REJECTED) before answering is sent
  * again, whatever its method.
  */
-final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements ExchangeDriver.Framing {
+final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
   private static final long H3_REQUEST_REJECTED = 0x10b;
   private static final int H3_REQUEST_CANCELLED = 0x10c;
 
   private final Http3Connection connection;
-  private final ExchangeDriver driver;
-
-  // Event-loop confined.
-  private QuicStreamChannel stream;
 
   Http3StreamHandler(Http3Connection connection, Exchange exchange) {
+    super(exchange, Version.HTTP_3);
     this.connection = connection;
-    this.driver = new ExchangeDriver(exchange, this); // the connection's timer sees the stream from now on
-  }
-
-  boolean isDone() {
-    return driver.isDone();
   }
 
   // ---- starting ----
@@ -94,26 +83,7 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
     ch.read();
   }
 
-  /** The stream could not be opened: nothing reached the server. */
-  void failUnstarted(Throwable cause) {
-    driver.resendUnprocessed(ErrorMapper.io(cause, driver.request()), true);
-  }
-
-  void abort() {
-    driver.abort();
-  }
-
-  /** The connection timer's check for this stream. */
-  long expire(long now) {
-    return driver.expire(now);
-  }
-
   // ---- the driver's framing ----
-
-  @Override
-  public Channel channel() {
-    return stream;
-  }
 
   @Override
   public Object slice(byte[] bytes, int offset, int length, boolean last) {
@@ -150,11 +120,6 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
     return connection.timer;
   }
 
-  @Override
-  public void read() {
-    stream.read();
-  }
-
   /** The server answered before taking the whole request: stop sending (RFC 9114 section 4.1). */
   @Override
   public boolean answeredEarly(ExchangeDriver d) {
@@ -188,52 +153,13 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
       }
       driver.progress();
       if (msg instanceof Http3HeadersFrame h) {
-        onHeaders(h);
+        onHeaders(h.headers().status(), h.headers(), connection.sslSession());
       } else if (msg instanceof Http3DataFrame d) {
-        onData(d);
-      } // unknown frame types are ignored (RFC 9114 section 9)
+        onData(d.content());
+      } // unknown frame types are ignored (RFC 9114 section 9); the server's FIN ends the response
     } finally {
       ReferenceCountUtil.release(msg);
     }
-  }
-
-  private void onHeaders(Http3HeadersFrame frame) {
-    Request request = driver.request();
-    if (driver.responseStarted()) {
-      Headers trailers = fields(frame.headers());
-      if (trailers != null) {
-        driver.trailers(trailers);
-      }
-      return;
-    }
-    int code = ResponseFields.status(frame.headers().status());
-    if (code < 0 || code == 101) { // no 101 in HTTP/3 either (RFC 9114 section 4.5)
-      driver.fail(new ProtocolException("malformed HTTP/3 response: :status is \"" + frame.headers().status() + "\" ("
-          + request + ")", request), true);
-      return;
-    }
-    if (code < 200) {
-      driver.interim();
-      return;
-    }
-    Headers headers = fields(frame.headers());
-    if (headers != null) {
-      driver.respond(code, null, headers, Version.HTTP_3, ResponseFields.contentLength(headers), connection.sslSession());
-    }
-  }
-
-  private void onData(Http3DataFrame frame) {
-    if (driver.body() == null) {
-      driver.fail(new ProtocolException("HTTP/3 DATA before the response HEADERS (" + driver.request() + ")",
-          driver.request()), true);
-      return;
-    }
-    driver.content(frame.content());
-  }
-
-  @Override
-  public void channelReadComplete(ChannelHandlerContext ctx) {
-    driver.readComplete();
   }
 
   @Override
@@ -281,17 +207,6 @@ final class Http3StreamHandler extends ChannelInboundHandlerAdapter implements E
     } else {
       driver.fail(cause instanceof HttpException e ? ErrorMapper.io(e, request) : new TransportException(
           "HTTP/3 stream error: " + cause + " (" + request + ")", request, cause), true);
-    }
-  }
-
-  /** The regular fields of a HEADERS frame; {@code null} after failing the exchange over a malformed one. */
-  private Headers fields(Http3Headers fields) {
-    try {
-      return ResponseFields.regular(fields);
-    } catch (IllegalArgumentException e) {
-      driver.fail(new ProtocolException("malformed response header: " + e.getMessage() + " (" + driver.request() + ")",
-          driver.request(), e), true);
-      return null;
     }
   }
 }

@@ -1,4 +1,4 @@
-package dev.strand.internal.http2;
+package dev.strand.internal.exchange;
 
 import dev.strand.Headers;
 import java.util.Map;

@@ -1,0 +1,123 @@
+package dev.strand.internal.exchange;
+
+import dev.strand.Headers;
+import dev.strand.ProtocolException;
+import dev.strand.Request;
+import dev.strand.Version;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.Map;
+import javax.net.ssl.SSLSession;
+
+/**
+ * The part of an exchange's framing that HTTP/2 and HTTP/3 share: one exchange on one stream of a
+ * multiplexed connection, a handler at the end of the stream's pipeline. The response arrives as
+ * HEADERS frames (an interim head, the final head, then perhaps trailers) and DATA frames, read with
+ * auto-read off so that a consumer that falls behind closes the stream's flow-control window without
+ * holding up the connection's other streams. Subclasses write the request and read the protocol's own
+ * signals (ends of stream, resets, GOAWAY).
+ *
+ * @param <C> the stream's channel type
+ */
+public abstract class StreamExchange<C extends Channel> extends ChannelInboundHandlerAdapter
+    implements ExchangeDriver.Framing {
+  protected final ExchangeDriver driver;
+  private final Version version;
+  /** The stream, once opened. Event-loop confined. */
+  protected C stream;
+
+  protected StreamExchange(Exchange exchange, Version version) {
+    this.version = version;
+    this.driver = new ExchangeDriver(exchange, this); // the connection's timer sees the exchange from now on
+  }
+
+  public boolean isDone() {
+    return driver.isDone();
+  }
+
+  /** The stream could not even be opened: nothing reached the server. */
+  public void failUnstarted(Throwable cause) {
+    driver.resendUnprocessed(ErrorMapper.io(cause, driver.request()), true);
+  }
+
+  /** The caller cancelled (event loop). */
+  public void abort() {
+    driver.abort();
+  }
+
+  /** The connection timer's check for this exchange. */
+  public long expire(long now) {
+    return driver.expire(now);
+  }
+
+  @Override
+  public Channel channel() {
+    return stream;
+  }
+
+  @Override
+  public void read() {
+    stream.read();
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    driver.readComplete();
+  }
+
+  /**
+   * A HEADERS frame: an interim head, the final head, or the trailers after it. Returns whether the
+   * response may end with it (the final head or the trailers were taken); false for an interim head
+   * or when it failed the exchange.
+   */
+  protected final boolean onHeaders(CharSequence status, Iterable<Map.Entry<CharSequence, CharSequence>> fields,
+      SSLSession session) {
+    if (driver.responseStarted()) {
+      Headers trailers = fields(fields);
+      if (trailers != null) {
+        driver.trailers(trailers);
+      }
+      return trailers != null;
+    }
+    Request request = driver.request();
+    int code = ResponseFields.status(status);
+    if (code < 0 || code == 101) { // there is no 101 in HTTP/2 (RFC 9113 section 8.6) nor HTTP/3 (RFC 9114 section 4.5)
+      driver.fail(new ProtocolException("malformed " + version + " response: :status is \"" + status + "\" ("
+          + request + ")", request), true);
+      return false;
+    }
+    if (code < 200) {
+      driver.interim(); // the final head follows on the same stream
+      return false;
+    }
+    Headers headers = fields(fields);
+    if (headers == null) {
+      return false;
+    }
+    driver.respond(code, null, headers, version, ResponseFields.contentLength(headers), session);
+    return true;
+  }
+
+  /** A DATA frame's content (the caller releases it). False if it failed the exchange. */
+  protected final boolean onData(ByteBuf content) {
+    if (driver.body() == null) {
+      driver.fail(new ProtocolException(version + " DATA before the response HEADERS (" + driver.request() + ")",
+          driver.request()), true);
+      return false;
+    }
+    return driver.content(content);
+  }
+
+  /** The regular fields of a HEADERS frame; {@code null} after failing the exchange over a malformed one. */
+  private Headers fields(Iterable<Map.Entry<CharSequence, CharSequence>> fields) {
+    try {
+      return ResponseFields.regular(fields);
+    } catch (IllegalArgumentException e) {
+      driver.fail(new ProtocolException("malformed response header: " + e.getMessage() + " (" + driver.request() + ")",
+          driver.request(), e), true);
+      return null;
+    }
+  }
+}
