@@ -208,11 +208,11 @@ public final class ClientEngine {
    */
   private CompletableFuture<StreamingResponse> start(Call call, Request request, Link chain, CompletableFuture<?> result) {
     try {
-      Request withDefaults = UrlCredentials.apply(defaults.apply(request), config.auth() != null);
-      if (listener != null) {
-        call.events = new CallEvents(listener);
-        withDefaults = call.events.attachTo(withDefaults);
-        call.events.callStart();
+      // The call's events travel with its requests as a tag, added in the same copy as the defaults.
+      call.events = listener == null ? null : new CallEvents(listener);
+      Request withDefaults = UrlCredentials.apply(defaults.apply(request, call.events), config.auth() != null);
+      if (call.events != null) {
+        call.events.callStart(withDefaults);
       }
       Duration limit = withDefaults.timeout() == null ? null : withDefaults.timeout().call();
       if (limit != null) {

@@ -3,6 +3,7 @@ package dev.strand.internal.client;
 import dev.strand.Headers;
 import dev.strand.Request;
 import dev.strand.RequestBody;
+import dev.strand.internal.events.CallEvents;
 import dev.strand.Timeout;
 import dev.strand.internal.coding.ContentEncodings;
 import java.net.URI;
@@ -76,6 +77,16 @@ public final class RequestDefaults {
    * @throws IllegalArgumentException if the body's Content-Type is not a valid header value
    */
   public Request apply(Request request) {
+    return apply(request, null);
+  }
+
+  /**
+   * The request as it will be sent, carrying {@code events} as its tag (when not {@code null}), in one copy.
+   *
+   * @throws dev.strand.InvalidUrlException for a relative URL without a base URL
+   * @throws IllegalArgumentException if the body's Content-Type is not a valid header value
+   */
+  public Request apply(Request request, CallEvents events) {
     URI url = request.url();
     URI resolved = url.getScheme() == null || defaultQuery != null ? resolve(url) : url;
     Headers headers = request.headers();
@@ -90,7 +101,7 @@ public final class RequestDefaults {
     String contentType = body == null ? null : body.contentType();
     boolean addContentType = contentType != null && !headers.contains("Content-Type");
     boolean addTimeout = request.timeout() == null;
-    if (resolved == url && !addHeaders && !addContentType && !addTimeout) {
+    if (resolved == url && !addHeaders && !addContentType && !addTimeout && events == null) {
       return request;
     }
     Request.Builder b = resolved == url
@@ -108,6 +119,9 @@ public final class RequestDefaults {
     }
     if (addTimeout) {
       b.timeout(timeout);
+    }
+    if (events != null) {
+      b.tag(CallEvents.class, events);
     }
     return b.build();
   }

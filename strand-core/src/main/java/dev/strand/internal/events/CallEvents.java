@@ -23,7 +23,8 @@ public final class CallEvents implements EventListener.Call {
   private static final AtomicLong IDS = new AtomicLong();
 
   private final ListenerGuard guard;
-  private final long id = IDS.incrementAndGet();
+  /** Assigned when first asked for: a shared counter per call would cost every call, listened to or not. */
+  private volatile long id;
   private final long startNanos = System.nanoTime();
   private volatile Request request;
   private volatile int attempt = 1;
@@ -40,15 +41,19 @@ public final class CallEvents implements EventListener.Call {
     return request == null ? null : request.tag(CallEvents.class);
   }
 
-  /** {@code request} carrying these events, for the transport to find. */
-  public Request attachTo(Request request) {
-    this.request = this.request == null ? request : this.request;
-    return request.toBuilder().tag(CallEvents.class, this).build();
-  }
 
   @Override
   public long id() {
-    return id;
+    long v = id;
+    if (v == 0) {
+      synchronized (this) {
+        if (id == 0) {
+          id = IDS.incrementAndGet();
+        }
+        v = id;
+      }
+    }
+    return v;
   }
 
   @Override
@@ -74,7 +79,9 @@ public final class CallEvents implements EventListener.Call {
     guard.deliver(nanos, event);
   }
 
-  public void callStart() {
+  /** The call starts with {@code request}, which carries these events as its tag. */
+  public void callStart(Request request) {
+    this.request = request;
     long t = System.nanoTime();
     emit(t, l -> l.callStart(this, t));
   }
