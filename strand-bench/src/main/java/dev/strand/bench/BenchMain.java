@@ -574,6 +574,11 @@ public final class BenchMain implements Callable<Integer> {
     return probes.stream().map(CompletableFuture::join).toList();
   }
 
+  /**
+   * What each client JVM gets from this one: the {@code strand.bench.*} properties, and the JVM options in
+   * {@code strand.bench.clientJvm} (space-separated), e.g. a JFR recording per client:
+   * {@code -Dstrand.bench.clientJvm=-XX:StartFlightRecording=filename=/tmp/c.jfr,settings=profile}.
+   */
   private static List<String> forwardedProperties() {
     List<String> out = new ArrayList<>();
     System.getProperties().forEach((k, v) -> {
@@ -581,6 +586,10 @@ public final class BenchMain implements Callable<Integer> {
         out.add("-D" + k + "=" + v);
       }
     });
+    String jvm = System.getProperty("strand.bench.clientJvm", "").strip();
+    if (!jvm.isEmpty()) {
+      out.addAll(List.of(jvm.split("\\s+")));
+    }
     return out;
   }
 
