@@ -26,6 +26,8 @@ module dev.strand {
   requires io.netty.resolver;
   requires io.netty.transport;
   requires io.netty.transport.classes.epoll;
+  // io_uring, when asked for with -Dstrand.io=io_uring (EventLoops); without it, epoll or NIO.
+  requires static io.netty.transport.classes.io_uring;
   requires io.netty.transport.unix.common;
   requires static com.fasterxml.jackson.databind;
   requires static com.github.luben.zstd_jni;

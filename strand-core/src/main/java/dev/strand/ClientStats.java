@@ -5,7 +5,7 @@ import java.util.Map;
 /**
  * A snapshot of a client's connections.
  *
- * @param transport how bytes move: {@code "epoll"}, {@code "nio"} or {@code "mock"}
+ * @param transport how bytes move: {@code "epoll"}, {@code "io_uring"}, {@code "nio"} or {@code "mock"}
  * @param tlsEngine the TLS implementation in use ({@code "jdk"} or {@code "openssl"}), or {@code "none"}
  * @param connectionsOpened connections opened since the client was built
  * @param origins per origin ({@code "http://host:port"}): open, idle, in-use and pending counts

@@ -15,6 +15,12 @@ import java.util.concurrent.CompletableFuture;
  * SETTINGS_MAX_CONCURRENT_STREAMS (at most 1000); beyond that the pool opens another connection
  * within {@link Limits#maxConnectionsPerHost()}, and requests queue once that is reached.
  *
+ * <p>The system property {@code strand.io}, read when a transport is built, picks the I/O transport:
+ * {@code epoll} (the default), {@code io_uring} (Netty's {@code netty-transport-native-io_uring}, an optional
+ * dependency: put it on the class path, or the module path with {@code --add-modules}) or {@code nio}. What the
+ * kernel or class path lacks falls back silently, io_uring to epoll to NIO; {@link ClientStats#transport()} says
+ * which one runs.
+ *
  * <p>{@link Client.Builder#build()} creates one from the builder's {@link Limits}; build one yourself
  * to share it between clients or to tune it.
  *
@@ -194,7 +200,7 @@ public final class NettyTransport implements Transport {
       return this;
     }
 
-    /** Use native epoll when available (default true); false forces NIO. */
+    /** Use a native transport when available (default true: epoll, or io_uring if {@code -Dstrand.io=io_uring}); false forces NIO. */
     public Builder preferNative(boolean preferNative) {
       this.preferNative = preferNative;
       return this;

@@ -524,7 +524,10 @@ public final class BenchMain implements Callable<Integer> {
       args.addAll(List.of("--engine", sc.engine()));
     }
     Duration budget = secs(warmup + concurrency.size() * (rewarm + batches * duration + timeout + 10) + 60);
-    Children.Outcome o = Children.run(Children.java(forwardedProperties(), ClientRunner.class, args), budget,
+    Clients.Entry entry = Clients.get(client);
+    List<String> jvmArgs = new ArrayList<>(forwardedProperties());
+    jvmArgs.addAll(entry.jvmArgs());
+    Children.Outcome o = Children.run(Children.java(jvmArgs, Children.classpath(entry.extraLib()), ClientRunner.class, args), budget,
         progress::update, logs.resolve(client + "-" + Report.slug(scenario) + ".log"));
     List<Cell> cells = new ArrayList<>();
     for (String line : o.results()) {

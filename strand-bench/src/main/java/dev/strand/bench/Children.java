@@ -49,14 +49,41 @@ final class Children {
     return System.getProperty("strand.bench.classpath", System.getProperty("java.class.path"));
   }
 
+  /**
+   * {@link #classpath()} plus the jars in {@code extraLib}, a folder beside the bench's own jar (or classes), for a
+   * client whose dependencies must not reach the others; just {@link #classpath()} when {@code extraLib} is null.
+   * A missing folder adds nothing: the client then finds out what it lacks and says so.
+   */
+  static String classpath(String extraLib) {
+    if (extraLib == null) {
+      return classpath();
+    }
+    StringBuilder cp = new StringBuilder(classpath());
+    try {
+      Path dir = Path.of(Children.class.getProtectionDomain().getCodeSource().getLocation().toURI()).resolveSibling(extraLib);
+      if (Files.isDirectory(dir)) {
+        try (var jars = Files.list(dir)) {
+          jars.filter(f -> f.toString().endsWith(".jar")).sorted().forEach(f -> cp.append(java.io.File.pathSeparator).append(f));
+        }
+      }
+    } catch (IOException | java.net.URISyntaxException e) {
+      throw new IllegalStateException("cannot list the jars of " + extraLib, e);
+    }
+    return cp.toString();
+  }
+
   static List<String> java(List<String> jvmArgs, Class<?> main, List<String> args) {
+    return java(jvmArgs, classpath(), main, args);
+  }
+
+  static List<String> java(List<String> jvmArgs, String classpath, Class<?> main, List<String> args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBinary());
     // Netty loads its native epoll library; allowed up front so JDK 24+ does not warn in every child.
     cmd.add("--enable-native-access=ALL-UNNAMED");
     cmd.addAll(jvmArgs);
     cmd.add("-cp");
-    cmd.add(classpath());
+    cmd.add(classpath);
     cmd.add(main.getName());
     cmd.addAll(args);
     return cmd;

@@ -8,13 +8,18 @@ import java.util.function.Function;
 /** The Java clients the bench knows, by the name used on the command line, with how each is set up. */
 public final class Clients {
 
-  /** A named client: how to build it for a level, and one line describing that setup for the report. */
-  public record Entry(String name, String setup, Function<ClientSpec, BenchClient> factory) {}
+  /**
+   * A named client: how to build it for a level, one line describing that setup for the report, and what its own
+   * JVM needs beyond the bench's: system properties ({@code jvmArgs}) and a folder of jars only it sees
+   * ({@code extraLib}, beside the bench's {@code lib/}; null for none).
+   */
+  public record Entry(String name, String setup, Function<ClientSpec, BenchClient> factory, List<String> jvmArgs,
+      String extraLib) {}
 
   private static final Map<String, Entry> ALL = new LinkedHashMap<>();
   /** Strand with one feature on, run by name beside "strand" to price that feature; not peers. */
   private static final java.util.Set<String> VARIANTS = java.util.Set.of("strand-pipeline", "strand-listener", "strand-observed",
-      "restclient-strand", "restclient-jdk", "restclient-reactor", "restclient-apache");
+      "strand-iouring", "restclient-strand", "restclient-jdk", "restclient-reactor", "restclient-apache");
 
   static {
     add("strand", StrandClients.ASYNC_SETUP, StrandClients::async);
@@ -23,6 +28,10 @@ public final class Clients {
     add("strand-pipeline", StrandClients.PIPELINE_SETUP, StrandClients::pipeline);
     add("strand-listener", StrandClients.LISTENER_SETUP, StrandClients::listener);
     add("strand-observed", ObservedStrand.SETUP, ObservedStrand::create);
+    // Issue 12: plain strand on io_uring. Its jars are in lib-iouring/, not lib/: on every JVM's class path they
+    // would move Reactor Netty (which takes io_uring whenever it finds it) off epoll too.
+    ALL.put("strand-iouring", new Entry("strand-iouring", StrandClients.IO_URING_SETUP, StrandClients::ioUring,
+        List.of("-D" + StrandClients.IO_PROPERTY + "=io_uring"), "lib-iouring"));
     // Spring's RestClient on Strand and on the request factories of its other clients; run by name.
     add("restclient-strand", RestClientBench.STRAND_SETUP, RestClientBench::strand);
     add("restclient-jdk", RestClientBench.JDK_SETUP, RestClientBench::jdk);
@@ -48,7 +57,7 @@ public final class Clients {
   }
 
   private static void add(String name, String setup, Function<ClientSpec, BenchClient> factory) {
-    ALL.put(name, new Entry(name, setup, factory));
+    ALL.put(name, new Entry(name, setup, factory, List.of(), null));
   }
 
   /** The real clients, in report order. */

@@ -43,6 +43,24 @@ final class StrandClients {
     return new Async(build(spec, b -> b.eventListener(new EventListener() {})), request(spec));
   }
 
+  /** Strand's switch between its I/O transports (io_uring, epoll, nio), read when a transport is built. */
+  static final String IO_PROPERTY = "strand.io";
+  static final String IO_URING_SETUP = "as strand, on Netty's io_uring transport (-D" + IO_PROPERTY + "=io_uring, "
+      + "netty-transport-native-io_uring on its class path) instead of epoll; the server stays on epoll";
+
+  /** @throws IllegalStateException if Strand fell back from io_uring: a cell must not measure epoll under this name */
+  static BenchClient ioUring(ClientSpec spec) {
+    Client client = build(spec);
+    String transport = client.stats().transport();
+    if (!transport.equals("io_uring")) {
+      client.close();
+      throw new IllegalStateException("asked for io_uring (-D" + IO_PROPERTY + "=" + System.getProperty(IO_PROPERTY)
+          + "), strand runs on " + transport + ": the kernel lacks io_uring, or netty-transport-native-io_uring is "
+          + "not on the class path (strand-bench/target/lib-iouring/, made by mvn package)");
+    }
+    return new Async(client, request(spec));
+  }
+
   static BenchClient pipeline(ClientSpec spec) {
     Interceptor proceed = chain -> chain.proceed(chain.request());
     return new Async(build(spec, b -> b.retry(RetryPolicy.defaults()).interceptor(proceed).networkInterceptor(proceed)),

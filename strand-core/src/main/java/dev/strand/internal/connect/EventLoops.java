@@ -15,21 +15,41 @@ import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioDomainSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringDatagramChannel;
+import io.netty.channel.uring.IoUringDomainSocketChannel;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-/** The event-loop threads and the matching socket types: native epoll when available, else NIO. */
+/**
+ * The event-loop threads and the matching socket types: native epoll when available, else NIO; io_uring instead of
+ * epoll when the system property {@value #PROPERTY} asks for it and the kernel and class path have it.
+ *
+ * <p>All of a group's channel types (TCP, UDP for QUIC, Unix domain) come from the one transport: Netty 4.2 only
+ * registers a channel with a loop whose {@link io.netty.channel.IoHandler} is its own kind, so an io_uring group
+ * cannot serve an epoll or NIO channel. io_uring has all three.
+ */
 public final class EventLoops {
+  /**
+   * The system property that picks the transport, read each time a transport is built: {@code io_uring},
+   * {@code epoll} (the default) or {@code nio}. A transport the kernel or class path lacks falls back silently,
+   * io_uring to epoll, epoll to NIO; {@link dev.strand.ClientStats#transport()} says which one runs. A builder's
+   * {@code preferNative(false)} still means NIO whatever this says.
+   */
+  public static final String PROPERTY = "strand.io";
+
   public final MultiThreadIoEventLoopGroup group;
   final Class<? extends SocketChannel> channelType;
   /** For QUIC. */
   public final Class<? extends DatagramChannel> datagramType;
-  /** The channel for Unix domain sockets: epoll's, or NIO's (JDK 16's {@code UnixDomainSocketAddress}). */
+  /** The channel for Unix domain sockets: the native transport's, or NIO's (JDK 16's {@code UnixDomainSocketAddress}). */
   final Class<? extends Channel> domainChannelType;
-  /** {@code "epoll"} or {@code "nio"}, as {@link dev.strand.ClientStats#transport()} reports it. */
+  /** {@code "io_uring"}, {@code "epoll"} or {@code "nio"}, as {@link dev.strand.ClientStats#transport()} reports it. */
   public final String name;
 
   private EventLoops(MultiThreadIoEventLoopGroup group, Class<? extends SocketChannel> channelType,
@@ -41,22 +61,59 @@ public final class EventLoops {
     this.name = name;
   }
 
+  /**
+   * @param preferNative false forces NIO
+   * @throws IllegalArgumentException if {@value #PROPERTY} is set to something other than {@code io_uring},
+   *     {@code epoll} or {@code nio}: a typo must not quietly measure the default
+   */
   public static EventLoops create(int threads, boolean preferNative) {
-    boolean epoll = preferNative && Epoll.isAvailable();
-    IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    String requested = System.getProperty(PROPERTY, "epoll");
+    if (!requested.equals("io_uring") && !requested.equals("epoll") && !requested.equals("nio")) {
+      throw new IllegalArgumentException("-D" + PROPERTY + "=" + requested + ": expected io_uring, epoll or nio");
+    }
+    boolean uring = preferNative && requested.equals("io_uring") && Uring.available();
+    boolean epoll = !uring && preferNative && !requested.equals("nio") && Epoll.isAvailable();
+    IoHandlerFactory factory = uring ? Uring.factory() : epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     // Daemon threads: a transport the user forgot to close must not keep the JVM alive.
     DefaultThreadFactory threadFactory = new DefaultThreadFactory("strand-io", true);
     MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, threadFactory, factory);
+    if (uring) {
+      return Uring.loops(group);
+    }
     return epoll
         ? new EventLoops(group, EpollSocketChannel.class, EpollDatagramChannel.class, EpollDomainSocketChannel.class, "epoll")
         : new EventLoops(group, NioSocketChannel.class, NioDatagramChannel.class, NioDomainSocketChannel.class, "nio");
   }
 
+  /**
+   * Everything that names an io_uring class, so that only choosing io_uring loads them: the jars are optional
+   * dependencies, and without them this class must still load.
+   */
+  private static final class Uring {
+    static boolean available() {
+      try {
+        return IoUring.isAvailable();
+      } catch (LinkageError e) { // NoClassDefFoundError: not on the class path, or its module not resolved
+        return false;
+      }
+    }
+
+    static IoHandlerFactory factory() {
+      return IoUringIoHandler.newFactory();
+    }
+
+    static EventLoops loops(MultiThreadIoEventLoopGroup group) {
+      return new EventLoops(group, IoUringSocketChannel.class, IoUringDatagramChannel.class,
+          IoUringDomainSocketChannel.class, "io_uring");
+    }
+  }
+
   /** The address of a Unix domain socket, in the form this group's channels take. */
   SocketAddress domainAddress(Path socket) {
-    return domainChannelType == EpollDomainSocketChannel.class
-        ? new DomainSocketAddress(socket.toString())
-        : UnixDomainSocketAddress.of(socket);
+    // Netty's native transports take their own address type; NIO takes the JDK's.
+    return domainChannelType == NioDomainSocketChannel.class
+        ? UnixDomainSocketAddress.of(socket)
+        : new DomainSocketAddress(socket.toString());
   }
 
   public void shutdown() {
