@@ -29,8 +29,8 @@ import java.util.function.Consumer;
  * <p>Defaults: connect, read, write and pool timeouts of 5 s ({@link Timeout#DEFAULT}); at most
  * 100 connections ({@link Limits#DEFAULT}); redirects not followed; cookies kept per client;
  * {@code Accept-Encoding: gzip, deflate} with transparent decompression; {@code User-Agent: strand/VERSION};
- * HTTPS verified against the system trust store ({@link Tls#system()}); HTTP/1.1 ({@link Version#HTTP_1_1};
- * {@link Builder#version} opts into HTTP/2).
+ * HTTPS verified against the system trust store ({@link Tls#system()}); HTTP/2 preferred over TLS and
+ * HTTP/1.1 otherwise ({@link Version#HTTP_2}; {@code .version(Version.HTTP_1_1)} opts out of HTTP/2).
  */
 public final class Client implements AutoCloseable {
   /**
@@ -263,7 +263,8 @@ public final class Client implements AutoCloseable {
     private int webSocketMaxMessageSize = 16 * 1024 * 1024;
     private boolean decompress = true;
     private Tls tls;
-    private Version version = Version.HTTP_1_1;
+    // h2 where a TLS server agrees: one multiplexed connection per origin, as curl, OkHttp and the JDK client.
+    private Version version = Version.HTTP_2;
     private int maxEventSize = EventStream.DEFAULT_MAX_EVENT_SIZE;
     private Proxy proxy;
     private final List<Interceptor> interceptors = new ArrayList<>();
@@ -496,9 +497,11 @@ public final class Client implements AutoCloseable {
     }
 
     /**
-     * HTTP version policy of the default transport (default {@link Version#HTTP_1_1}; ignored with
-     * {@link #transport(Transport)}); see {@link NettyTransport.Builder#version(Version)}.
-     * {@link Response#version()} reports the version each response came with.
+     * HTTP version policy of the default transport (default {@link Version#HTTP_2}: h2 where an
+     * {@code https} server agrees to it by ALPN, HTTP/1.1 elsewhere; {@link Version#HTTP_1_1} for
+     * HTTP/1.1 only; ignored with {@link #transport(Transport)}); see
+     * {@link NettyTransport.Builder#version(Version)}. {@link Response#version()} reports the version
+     * each response came with.
      */
     public Builder version(Version version) {
       this.version = Objects.requireNonNull(version, "version");

@@ -104,7 +104,8 @@ public final class NettyTransport implements Transport {
     private int maxHeaderSize = 64 * 1024;
     private boolean preferNative = true;
     private Tls tls;
-    private Version version = Version.HTTP_1_1;
+    // h2 where a TLS server agrees: one multiplexed connection per origin, as curl, OkHttp and the JDK client.
+    private Version version = Version.HTTP_2;
     private Proxy proxy = Proxy.none();
     private Path unixSocket;
 
@@ -153,8 +154,11 @@ public final class NettyTransport implements Transport {
     }
 
     /**
-     * The HTTP version policy (default {@link Version#HTTP_1_1}): {@link Version#HTTP_2} offers h2
-     * then http/1.1 through ALPN on {@code https} and speaks HTTP/1.1 in cleartext;
+     * The HTTP version policy (default {@link Version#HTTP_2}, as curl, OkHttp and the JDK's client
+     * have it): {@link Version#HTTP_2} offers h2 then http/1.1 through ALPN on {@code https}, speaks
+     * HTTP/2 where the server picks h2 and HTTP/1.1 where it does not, and HTTP/1.1 in cleartext;
+     * {@link Version#HTTP_1_1} offers only http/1.1, the one-line opt-out
+     * ({@code .version(Version.HTTP_1_1)});
      * {@link Version#HTTP_2_PRIOR_KNOWLEDGE} speaks HTTP/2 from the first byte, also in cleartext (h2c);
      * {@link Version#HTTP_3} speaks HTTP/3 over QUIC to {@code https} origins, and
      * {@link Version#HTTP_3_ALT_SVC} upgrades to it where {@code Alt-Svc} says so, falling back to TCP.

@@ -2,7 +2,8 @@ package dev.strand;
 
 /**
  * HTTP protocol versions. A response reports the version actually spoken ({@link #HTTP_1_0},
- * {@link #HTTP_1_1}, {@link #HTTP_2} or {@link #HTTP_3}); a client's version policy may also be
+ * {@link #HTTP_1_1}, {@link #HTTP_2} or {@link #HTTP_3}); a client's version policy (default
+ * {@link #HTTP_2}, or {@link #HTTP_1_1} to opt out of HTTP/2) may also be
  * {@link #HTTP_2_PRIOR_KNOWLEDGE} or {@link #HTTP_3_ALT_SVC}.
  *
  * <p>HTTP/3 runs over QUIC and needs the {@code dev.strand:strand-http3} module on the class path:
@@ -17,9 +18,14 @@ package dev.strand;
  */
 public enum Version {
   HTTP_1_0("HTTP/1.0"),
-  /** HTTP/1.1 only. */
+  /** HTTP/1.1 only: over TLS, ALPN offers only http/1.1. The opt-out from the default {@link #HTTP_2}. */
   HTTP_1_1("HTTP/1.1"),
-  /** Prefer HTTP/2 (negotiated by ALPN over TLS), fall back to HTTP/1.1. */
+  /**
+   * The default policy: HTTP/2 where an {@code https} server picks h2 by ALPN (h2 offered before
+   * http/1.1), HTTP/1.1 where it picks http/1.1 or none, and always in cleartext ({@code http}
+   * origins get no h2c upgrade; see {@link #HTTP_2_PRIOR_KNOWLEDGE}). As a response's version:
+   * HTTP/2 was spoken.
+   */
   HTTP_2("HTTP/2"),
   /** HTTP/2 without negotiation, also over cleartext (h2c). A policy, never reported by a response. */
   HTTP_2_PRIOR_KNOWLEDGE("HTTP/2"),

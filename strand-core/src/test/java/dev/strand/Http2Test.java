@@ -46,9 +46,24 @@ public class Http2Test {
   }
 
   @Test
+  void theDefaultPolicyPrefersH2OverTlsAndOneLineOptsOut() {
+    try (Client byDefault = Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).build();
+        Client h1 = Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).version(Version.HTTP_1_1).build();
+        NettyTransport transport = NettyTransport.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).build();
+        Client onTransport = Client.builder().transport(transport).build()) {
+      Response r = byDefault.get(tls.url("/small"));
+      assertEquals(Version.HTTP_2, r.version(), "h2 by ALPN unless asked otherwise");
+      assertArrayEquals(Payloads.SMALL, r.bytes());
+      assertEquals(Version.HTTP_2, onTransport.get(tls.url("/small")).version(), "NettyTransport's default too");
+      assertEquals(Version.HTTP_1_1, h1.get(tls.url("/small")).version(), ".version(HTTP_1_1) opts out");
+      assertEquals(Version.HTTP_1_1, byDefault.get(h2c.url("/small")).version(), "no h2c in cleartext by default");
+    }
+  }
+
+  @Test
   void alpnChoosesH2AndThePolicyDecides() {
     try (Client h2 = h2(Limits.DEFAULT);
-        Client h1 = Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).build()) {
+        Client h1 = Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).version(Version.HTTP_1_1).build()) {
       Response r = h2.get(tls.url("/small"));
       assertEquals(Version.HTTP_2, r.version());
       assertArrayEquals(Payloads.SMALL, r.bytes());

@@ -16,7 +16,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** HTTPS over HTTP/1.1 through the Client, on both TLS engines, against the loopback testkit server. */
+/**
+ * HTTPS through the Client, on both TLS engines, against the loopback testkit server: mostly one that
+ * speaks only HTTP/1.1, which the default policy (h2 offered by ALPN) falls back to.
+ */
 @ExtendWith(NettyLeakDetectorExtension.class)
 public class HttpsTest {
   static Stream<Tls.Engine> engines() {
@@ -36,7 +39,7 @@ public class HttpsTest {
       for (int i = 0; i < 5; i++) {
         Response r = client.get(server.url("/small"));
         assertEquals(200, r.status());
-        assertEquals(Version.HTTP_1_1, r.version());
+        assertEquals(Version.HTTP_1_1, r.version(), "the server picks no h2, so the default falls back");
         assertArrayEquals(Payloads.SMALL, r.bytes());
       }
       byte[] upload = Payloads.bytes(300_000);
@@ -53,7 +56,7 @@ public class HttpsTest {
   void responsesCarryTheirTlsSessionOnBothProtocols(Tls.Engine engine) throws Exception {
     try (TestServer server = tlsServer(true);
         TestServer cleartext = TestServer.start();
-        Client h1 = Client.builder().tls(SharedTestPki.trustTestCa(engine)).build();
+        Client h1 = Client.builder().tls(SharedTestPki.trustTestCa(engine)).version(Version.HTTP_1_1).build();
         Client h2 = Client.builder().tls(SharedTestPki.trustTestCa(engine)).version(Version.HTTP_2).build()) {
       for (Client client : new Client[] {h1, h2}) {
         Response r = client.get(server.url("/small"));
@@ -68,6 +71,7 @@ public class HttpsTest {
         assertTrue(client.get(cleartext.url("/small")).sslSession().isEmpty(), "cleartext has no session");
       }
       assertEquals(Version.HTTP_2, h2.get(server.url("/small")).version());
+      assertEquals(Version.HTTP_1_1, h1.get(server.url("/small")).version());
     }
   }
 

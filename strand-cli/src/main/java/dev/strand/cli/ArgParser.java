@@ -97,8 +97,9 @@ final class ArgParser {
       case "-L", "--location" -> o.location = true;
       case "--no-proxy-env" -> o.noProxyEnv = true;
       case "-k", "--insecure" -> o.insecure = true;
+      // HTTP/2 by ALPN is the default, as in curl; of --http1.1 and --http2 the last one wins.
       case "--http1.1" -> o.http11 = true;
-      case "--http2" -> o.http2 = true;
+      case "--http2" -> o.http11 = false;
       case "--http2-prior-knowledge" -> o.http2PriorKnowledge = true;
       case "--http3" -> o.http3 = true;
       case "--http3-only" -> o.http3Only = true;

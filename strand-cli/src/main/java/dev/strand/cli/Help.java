@@ -54,8 +54,8 @@ final class Help {
             --compressed         ask for gzip, deflate and brotli and decompress (default)
             --no-compressed      ask for and decode no compression
         -f, --fail               exit 22, printing no body, when the status is 400 or more
-            --http1.1            HTTP/1.1 only (the default)
-            --http2              offer HTTP/2 over TLS (ALPN), falling back to HTTP/1.1
+            --http1.1            HTTP/1.1 only
+            --http2              offer HTTP/2 over TLS (ALPN), falling back to HTTP/1.1 (the default)
             --http2-prior-knowledge   HTTP/2 without negotiation (h2c on http://)
             --http3              HTTP/2 or 1.1 over TCP, then HTTP/3 (QUIC) where the server advertises
                                  it (Alt-Svc, e.g. after a redirect); QUIC failures fall back to TCP

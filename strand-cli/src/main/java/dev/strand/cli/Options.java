@@ -47,8 +47,8 @@ final class Options {
   boolean insecure;
   String cert;
   String key;
+  /** --http1.1: opt out of the default, h2 offered by ALPN over TLS. */
   boolean http11;
-  boolean http2;
   boolean http2PriorKnowledge;
   boolean http3;
   boolean http3Only;

@@ -287,7 +287,7 @@ final class Transfer {
     if (o.http2PriorKnowledge) {
       return Version.HTTP_2_PRIOR_KNOWLEDGE;
     }
-    return o.http2 ? Version.HTTP_2 : Version.HTTP_1_1;
+    return o.http11 ? Version.HTTP_1_1 : Version.HTTP_2;
   }
 
   /**

@@ -61,12 +61,20 @@ class CliTlsE2ETest {
   }
 
   @Test
-  void http2IsNegotiatedWhenAsked() {
+  void http2IsNegotiatedByDefaultAndHttp11OptsOut() {
+    Cli.Result byDefault = Cli.run("-i", "--cacert", ca(), server.url("/small"));
+    assertEquals(0, byDefault.exit(), byDefault::toString);
+    assertTrue(byDefault.stdout().startsWith("HTTP/2 200"), "h2 by ALPN unless --http1.1, as curl: " + byDefault);
     Cli.Result h2 = Cli.run("-i", "--http2", "--cacert", ca(), server.url("/small"));
     assertEquals(0, h2.exit(), h2::toString);
     assertTrue(h2.stdout().startsWith("HTTP/2 200"), h2::toString);
     Cli.Result h1 = Cli.run("-i", "--http1.1", "--cacert", ca(), server.url("/small"));
+    assertEquals(0, h1.exit(), h1::toString);
     assertTrue(h1.stdout().startsWith("HTTP/1.1 200"), h1::toString);
+    Cli.Result last = Cli.run("-i", "--http1.1", "--http2", "--cacert", ca(), server.url("/small"));
+    assertTrue(last.stdout().startsWith("HTTP/2 200"), "the last of --http1.1 and --http2 wins: " + last);
+    Cli.Result lastH1 = Cli.run("-i", "--http2", "--http1.1", "--cacert", ca(), server.url("/small"));
+    assertTrue(lastH1.stdout().startsWith("HTTP/1.1 200"), "the last of --http1.1 and --http2 wins: " + lastH1);
   }
 
   @Test
@@ -100,7 +108,7 @@ class CliTlsE2ETest {
       assertEquals(0, r.exit(), r::toString);
       assertTrue(r.stdout().startsWith("HTTP/2 200"), r::toString);
       Cli.Result h1 = Cli.run("-i", h2c.url("/small"));
-      assertTrue(h1.stdout().startsWith("HTTP/1.1 200"), "the same server speaks HTTP/1.1 unless asked: " + h1);
+      assertTrue(h1.stdout().startsWith("HTTP/1.1 200"), "the default speaks HTTP/1.1 in cleartext (no h2c): " + h1);
     }
   }
 
