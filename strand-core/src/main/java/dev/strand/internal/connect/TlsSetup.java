@@ -56,7 +56,9 @@ public final class TlsSetup {
     if (building == null) {
       CompletableFuture<TlsContext> f = new CompletableFuture<>();
       building = f;
-      Thread.ofVirtual().name("strand-tls-init").start(() -> {
+      // A platform thread: building loads classes and native code, which pins a virtual thread to its
+      // carrier, and then the build could wait behind other pinned virtual threads for a carrier.
+      Thread.ofPlatform().daemon().name("strand-tls-init").start(() -> {
         try {
           TlsContext built = TlsContexts.get(tls, alpn);
           context = built;
@@ -81,7 +83,7 @@ public final class TlsSetup {
       return whenReady();
     }
     CompletableFuture<TlsContext> f = new CompletableFuture<>();
-    Thread.ofVirtual().name("strand-tls-init").start(() -> {
+    Thread.ofPlatform().daemon().name("strand-tls-init").start(() -> { // as in whenReady
       try {
         f.complete(TlsContexts.get(tls, HTTP_1_1)); // cached after the first build
       } catch (RuntimeException | Error e) {

@@ -102,10 +102,19 @@ public final class ErrorMapper {
     return new TransportException(m, request, e);
   }
 
-  /** The TLS context could not be built (the system trust store is unreadable, say). */
-  public static dev.strand.TlsException tlsSetup(Throwable error, Request request) {
+  /**
+   * The TLS context could not be built (the system trust store is unreadable, say), or not within the
+   * request's connect timeout (a {@link java.util.concurrent.TimeoutException}).
+   */
+  public static HttpException tlsSetup(Throwable error, Request request) {
+    Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+        ? error.getCause() : error;
+    if (cause instanceof java.util.concurrent.TimeoutException) {
+      return new ConnectTimeoutException("setting up TLS (building the trust store and context) took longer than "
+          + "the connect timeout (" + request + ")", request, cause);
+    }
     return new dev.strand.TlsException(dev.strand.TlsException.Reason.OTHER,
-        "cannot set up TLS: " + error.getMessage() + " (" + request + ")", request, error);
+        "cannot set up TLS: " + cause.getMessage() + " (" + request + ")", request, cause);
   }
 
   public static ReadTimeoutException readTimeout(Request request, long nanos) {

@@ -5,6 +5,7 @@ import dev.strand.Limits;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.StreamingResponse;
+import dev.strand.Timeout;
 import dev.strand.Tls;
 import dev.strand.Version;
 import dev.strand.WebSocket;
@@ -104,8 +105,14 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     Origin origin = Origin.of(url);
     Exchange exchange = new Exchange(this, request, origin);
     if (origin.isHttps() && !tls.ready()) {
-      // The default context is built once, on first use, off the event loops (it reads the system CAs).
-      tls.whenReady().whenComplete((ctx, error) -> {
+      // The default context is built once, on first use, off the event loops (it reads the system CAs);
+      // the wait counts against the connect timeout, so a build that never ends cannot hold the call.
+      CompletableFuture<?> ready = tls.whenReady().copy();
+      Timeout limits = request.timeout() != null ? request.timeout() : Timeout.DEFAULT;
+      if (limits.connect() != null) {
+        ready.orTimeout(limits.connect().toNanos(), TimeUnit.NANOSECONDS);
+      }
+      ready.whenComplete((ctx, error) -> {
         if (error != null) {
           exchange.fail(ErrorMapper.tlsSetup(error, request));
         } else {
