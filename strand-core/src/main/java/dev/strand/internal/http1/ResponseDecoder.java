@@ -74,9 +74,38 @@ public final class ResponseDecoder extends HttpResponseDecoder {
     Iterator<Map.Entry<CharSequence, CharSequence>> it = response.headers().iteratorCharSequence();
     while (it.hasNext()) {
       Map.Entry<CharSequence, CharSequence> e = it.next();
-      b.add(e.getKey().toString(), e.getValue().toString());
+      b.add(name(e.getKey()), e.getValue().toString());
     }
     return b.build();
+  }
+
+  /**
+   * Common field names as the decoder produces them (a new {@link AsciiString} each), to one shared
+   * String: converting each name was the largest allocation per response in a JFR profile.
+   */
+  private static final Map<AsciiString, String> COMMON_NAMES = commonNames("Content-Length", "Content-Type", "Date",
+      "Server", "Connection", "Keep-Alive", "Transfer-Encoding", "Content-Encoding", "Cache-Control", "ETag",
+      "Last-Modified", "Expires", "Vary", "Set-Cookie", "Location", "Age", "Accept-Ranges", "Alt-Svc", "Via",
+      "content-length", "content-type", "date", "server", "connection", "transfer-encoding", "content-encoding",
+      "cache-control", "etag", "last-modified", "vary", "set-cookie", "location");
+
+  private static Map<AsciiString, String> commonNames(String... names) {
+    Map<AsciiString, String> m = new java.util.HashMap<>();
+    for (String n : names) {
+      m.put(AsciiString.of(n), n);
+    }
+    return Map.copyOf(m);
+  }
+
+  /** The name as a String: a shared one for a common name spelled as usual, else a copy. */
+  private static String name(CharSequence name) {
+    if (name instanceof AsciiString a) {
+      String common = COMMON_NAMES.get(a);
+      if (common != null) {
+        return common;
+      }
+    }
+    return name.toString();
   }
 
   @Override

@@ -55,6 +55,8 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   final Path unixSocket;
   private final long expiryNanos;
   private volatile boolean closed;
+  /** The origin of the last request sent; see {@link #originOf}. */
+  private volatile Origin lastOrigin;
 
   /**
    * @param tls the TLS settings, or {@code null} for {@link Tls#system()} built on first use
@@ -102,7 +104,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
       return CompletableFuture.failedFuture(
           new ProtocolException("the transport needs an absolute URL, got " + url, request));
     }
-    Origin origin = Origin.of(url);
+    Origin origin = originOf(url);
     Exchange exchange = new Exchange(this, request, origin);
     if (origin.isHttps() && !tls.ready()) {
       // The default context is built once, on first use, off the event loops (it reads the system CAs);
@@ -123,6 +125,21 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     }
     acquire(origin, exchange);
     return exchange.future;
+  }
+
+  /**
+   * The origin of {@code url}: the last one again when the URL names it (most clients talk to a few hosts),
+   * so a request does not build its pool key anew.
+   */
+  private Origin originOf(URI url) {
+    Origin last = lastOrigin;
+    if (last != null && last.host().equals(url.getHost()) && last.scheme().equals(url.getScheme())
+        && (url.getPort() == last.port() || (url.getPort() < 0 && last.port() == (last.isHttps() ? 443 : 80)))) {
+      return last;
+    }
+    Origin origin = Origin.of(url);
+    lastOrigin = origin;
+    return origin;
   }
 
   /** See {@link dev.strand.spi.Transport#websocket}: a dedicated connection, outside the pool. */
