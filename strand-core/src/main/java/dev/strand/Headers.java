@@ -205,9 +205,10 @@ public final class Headers implements Iterable<Map.Entry<String, String>> {
     private String[] namesAndValues = new String[16];
     private int size;
     /**
-     * The headers this builder was derived from while it has not changed them: their array is shared until
-     * the first change, and {@link #build()} returns them as they are. Most requests Strand derives (with a
-     * tag, for a retry or a redirect hop) keep their fields, so this saves two copies each.
+     * The headers sharing this builder's array, until its first change: those it was derived from, or
+     * those it built last. {@link #build()} returns them as they are; a change copies the array first.
+     * Most requests Strand derives (with a tag, for a retry or a redirect hop) keep their fields, and most
+     * builders are dropped once built, so this saves a copy at each step.
      */
     private Headers source;
 
@@ -276,11 +277,16 @@ public final class Headers implements Iterable<Map.Entry<String, String>> {
       return false;
     }
 
+    /** The fields so far. The result shares this builder's array, which a later change copies first. */
     public Headers build() {
       if (source != null) {
         return source;
       }
-      return size == 0 ? EMPTY : new Headers(Arrays.copyOf(namesAndValues, size * 2), size);
+      if (size == 0) {
+        return EMPTY;
+      }
+      source = new Headers(namesAndValues, size);
+      return source;
     }
   }
 
