@@ -41,7 +41,6 @@ public final class CallEvents implements EventListener.Call {
     return request == null ? null : request.tag(CallEvents.class);
   }
 
-
   @Override
   public long id() {
     long v = id;

@@ -1,6 +1,7 @@
 package dev.strand.internal.exchange;
 
 import dev.strand.Headers;
+import dev.strand.HttpException;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.Version;
@@ -8,6 +9,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
 import java.util.Map;
 import javax.net.ssl.SSLSession;
 
@@ -25,21 +27,41 @@ public abstract class StreamExchange<C extends Channel> extends ChannelInboundHa
     implements ExchangeDriver.Framing {
   protected final ExchangeDriver driver;
   private final Version version;
+  private final EventLoop loop;
+  private final DeadlineTimer timer;
   /** The stream, once opened. Event-loop confined. */
   protected C stream;
 
-  protected StreamExchange(Exchange exchange, Version version) {
+  /**
+   * @param loop the connection's event loop
+   * @param timer the connection's timer, which checks this exchange's deadline from now on
+   */
+  protected StreamExchange(Exchange exchange, Version version, EventLoop loop, DeadlineTimer timer) {
     this.version = version;
-    this.driver = new ExchangeDriver(exchange, this); // the connection's timer sees the exchange from now on
+    this.loop = loop;
+    this.timer = timer;
+    this.driver = new ExchangeDriver(exchange, this);
   }
 
   public boolean isDone() {
     return driver.isDone();
   }
 
-  /** The stream could not even be opened: nothing reached the server. */
+  /** The stream could not be opened, or its HEADERS never left: nothing reached the server. */
   public void failUnstarted(Throwable cause) {
     driver.resendUnprocessed(ErrorMapper.io(cause, driver.request()), true);
+  }
+
+  /**
+   * The stream closed before the exchange ended: fails it with the connection's error if it has one
+   * ({@code connectionError}, or {@code null}), else as a truncated body or a missing response.
+   */
+  protected final void streamClosed(HttpException connectionError, boolean connectionOk) {
+    Request request = driver.request();
+    NettyResponseBody body = driver.body();
+    driver.fail(connectionError != null ? ErrorMapper.io(connectionError, request)
+        : body != null ? ErrorMapper.truncated(request, body.received(), body.contentLength())
+        : ErrorMapper.noResponse(request), connectionOk);
   }
 
   /** The caller cancelled (event loop). */
@@ -55,6 +77,16 @@ public abstract class StreamExchange<C extends Channel> extends ChannelInboundHa
   @Override
   public Channel channel() {
     return stream;
+  }
+
+  @Override
+  public EventLoop eventLoop() {
+    return loop;
+  }
+
+  @Override
+  public DeadlineTimer timer() {
+    return timer;
   }
 
   @Override

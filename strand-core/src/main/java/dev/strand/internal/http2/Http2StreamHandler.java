@@ -4,16 +4,13 @@ import dev.strand.HttpException;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.Version;
-import dev.strand.internal.exchange.DeadlineTimer;
 import dev.strand.internal.exchange.ErrorMapper;
 import dev.strand.internal.exchange.Exchange;
 import dev.strand.internal.exchange.ExchangeDriver;
-import dev.strand.internal.exchange.NettyResponseBody;
 import dev.strand.internal.exchange.StreamExchange;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
@@ -44,7 +41,7 @@ final class Http2StreamHandler extends StreamExchange<Http2StreamChannel> {
   private boolean headersSent;
 
   Http2StreamHandler(Http2Connection connection, Exchange exchange) {
-    super(exchange, Version.HTTP_2);
+    super(exchange, Version.HTTP_2, connection.eventLoop(), connection.timer);
     this.connection = connection;
   }
 
@@ -70,7 +67,7 @@ final class Http2StreamHandler extends StreamExchange<Http2StreamChannel> {
         }
       } else {
         // The HEADERS never left (stream limit, GOAWAY, closed): the server saw nothing of it.
-        ch.eventLoop().execute(() -> driver.resendUnprocessed(ErrorMapper.io(f.cause(), request), true));
+        ch.eventLoop().execute(() -> failUnstarted(f.cause()));
       }
     });
     if (empty) {
@@ -97,16 +94,6 @@ final class Http2StreamHandler extends StreamExchange<Http2StreamChannel> {
   @Override
   public Object endOfBody() {
     return new DefaultHttp2DataFrame(Unpooled.EMPTY_BUFFER, true);
-  }
-
-  @Override
-  public EventLoop eventLoop() {
-    return connection.eventLoop();
-  }
-
-  @Override
-  public DeadlineTimer timer() {
-    return connection.timer;
   }
 
   /** The server answered before taking the whole request: stop sending (RFC 9113 8.1). */
@@ -203,12 +190,7 @@ final class Http2StreamHandler extends StreamExchange<Http2StreamChannel> {
           + request + ")", request), true);
       return;
     }
-    HttpException cause = connection.connectionError();
-    NettyResponseBody body = driver.body();
-    HttpException e = cause != null ? ErrorMapper.io(cause, request)
-        : body != null ? ErrorMapper.truncated(request, body.received(), body.contentLength())
-        : ErrorMapper.noResponse(request);
-    driver.fail(e, connection.channel.isActive());
+    streamClosed(connection.connectionError(), connection.channel.isActive());
   }
 
   @Override

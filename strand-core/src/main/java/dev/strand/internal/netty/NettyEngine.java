@@ -133,8 +133,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
    */
   private Origin originOf(URI url) {
     Origin last = lastOrigin;
-    if (last != null && last.host().equals(url.getHost()) && last.scheme().equals(url.getScheme())
-        && (url.getPort() == last.port() || (url.getPort() < 0 && last.port() == (last.isHttps() ? 443 : 80)))) {
+    if (last != null && last.isOriginOf(url)) {
       return last;
     }
     Origin origin = Origin.of(url);

@@ -17,10 +17,17 @@ public record Origin(String scheme, String host, int port) {
   public static Origin of(URI url) {
     String scheme = url.getScheme().toLowerCase(Locale.ROOT);
     int port = url.getPort();
-    if (port < 0) {
-      port = scheme.equals("https") ? 443 : 80;
-    }
-    return new Origin(scheme, url.getHost().toLowerCase(Locale.ROOT), port);
+    return new Origin(scheme, url.getHost().toLowerCase(Locale.ROOT), port < 0 ? defaultPort(scheme) : port);
+  }
+
+  /** Whether {@code url} (absolute http or https) has this origin, checked without building one. */
+  public boolean isOriginOf(URI url) {
+    int p = url.getPort();
+    return host.equals(url.getHost()) && scheme.equals(url.getScheme()) && port == (p < 0 ? defaultPort(scheme) : p);
+  }
+
+  private static int defaultPort(String scheme) {
+    return scheme.equals("https") ? 443 : 80;
   }
 
   /** Where this {@code https} origin's HTTP/3 connections go: the same host, over QUIC to UDP {@code port}. */
@@ -44,8 +51,7 @@ public record Origin(String scheme, String host, int port) {
 
   /** The value of a Host header for this origin (the port only when it is not the default). */
   public String hostHeader() {
-    boolean defaultPort = port == (isHttps() ? 443 : 80);
-    return defaultPort ? host : host + ":" + port;
+    return port == defaultPort(scheme) ? host : host + ":" + port;
   }
 
   /** {@code "http://host:port"}, the key of {@link dev.strand.ClientStats#origins()}. */

@@ -5,17 +5,14 @@ import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.TransportException;
 import dev.strand.Version;
-import dev.strand.internal.exchange.DeadlineTimer;
 import dev.strand.internal.exchange.ErrorMapper;
 import dev.strand.internal.exchange.Exchange;
 import dev.strand.internal.exchange.ExchangeDriver;
-import dev.strand.internal.exchange.NettyResponseBody;
 import dev.strand.internal.exchange.StreamExchange;
 import dev.strand.internal.http2.Http2Requests;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
 import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
@@ -46,7 +43,7 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
   private final Http3Connection connection;
 
   Http3StreamHandler(Http3Connection connection, Exchange exchange) {
-    super(exchange, Version.HTTP_3);
+    super(exchange, Version.HTTP_3, connection.eventLoop(), connection.timer);
     this.connection = connection;
   }
 
@@ -71,7 +68,7 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
     ch.writeAndFlush(head).addListener(f -> {
       if (!f.isSuccess()) {
         // The HEADERS never left: the server saw nothing of it.
-        driver.resendUnprocessed(ErrorMapper.io(f.cause(), request), true);
+        failUnstarted(f.cause());
       } else if (empty) {
         driver.written();
       }
@@ -108,16 +105,6 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
         d.requestWritten();
       }
     });
-  }
-
-  @Override
-  public EventLoop eventLoop() {
-    return connection.eventLoop();
-  }
-
-  @Override
-  public DeadlineTimer timer() {
-    return connection.timer;
   }
 
   /** The server answered before taking the whole request: stop sending (RFC 9114 section 4.1). */
@@ -177,16 +164,9 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
-    if (driver.isDone()) {
-      return;
+    if (!driver.isDone()) {
+      streamClosed(connection.connectionError(), connection.isOpen());
     }
-    Request request = driver.request();
-    HttpException cause = connection.connectionError();
-    NettyResponseBody body = driver.body();
-    HttpException e = cause != null ? ErrorMapper.io(cause, request)
-        : body != null ? ErrorMapper.truncated(request, body.received(), body.contentLength())
-        : ErrorMapper.noResponse(request);
-    driver.fail(e, connection.isOpen());
   }
 
   @Override
