@@ -68,21 +68,49 @@ public final class Dialer {
     return forward ? Route.FORWARD : Route.TUNNEL;
   }
 
+  /** What to do with a dialled channel, or with the failure to open one. */
+  @FunctionalInterface
+  public interface Then {
+    /** Exactly one of {@code channel} and {@code failure} is {@code null}. */
+    void accept(Channel channel, Throwable failure);
+  }
+
   /**
-   * Connects to {@code origin} through {@code proxy} ({@code null}: directly) and completes, on the
-   * channel's event loop, once bytes written to the channel reach the origin (or, on the
-   * {@link Route#FORWARD} route, the proxy). The channel does not auto-read and its pipeline holds
-   * only the tunnel's handler: the caller adds its own. A failure to reach the proxy or to open the
-   * tunnel is a {@link dev.strand.ConnectException} (or {@link dev.strand.ConnectTimeoutException})
-   * naming the proxy; a failure to reach the origin directly is the socket's own exception, which
-   * {@link ErrorMapper#connect} words.
+   * Connects to {@code origin} through {@code proxy} ({@code null}: directly) and calls {@code then}
+   * once bytes written to the channel reach the origin (or, on the {@link Route#FORWARD} route, the
+   * proxy). A channel is handed over on its event loop, always: the caller builds its pipeline there,
+   * so nothing the peer sends (a TLS handshake completing, say) can pass a handler not yet added. The
+   * channel does not auto-read and its pipeline holds only the tunnel's handler: the caller adds its own.
+   * A failure to reach the proxy or to open the tunnel is a {@link dev.strand.ConnectException} (or
+   * {@link dev.strand.ConnectTimeoutException}) naming the proxy; a failure to reach the origin directly
+   * is the socket's own exception, which {@link ErrorMapper#connect} words.
    *
    * @param unixSocket the Unix domain socket to connect to instead of the origin's address (then
    *     {@code proxy} is {@code null}), or {@code null}
    * @param mustTunnel as for {@link #route}
    * @param request for error messages; may be {@code null}
    */
-  public static CompletableFuture<Channel> dial(EventLoops loops, Path unixSocket, Origin origin, ProxyServer proxy,
+  public static void dial(EventLoops loops, Path unixSocket, Origin origin, ProxyServer proxy,
+      boolean mustTunnel, Duration limit, Request request, Then then) {
+    whenDialed(dial(loops, unixSocket, origin, proxy, mustTunnel, limit, request), then);
+  }
+
+  /**
+   * Calls {@code then} when {@code dialed} completes, a channel on its own event loop. The future is
+   * completed on the loop, but an action added after that would run on the thread adding it: on
+   * loopback the connect can beat the caller to it.
+   */
+  static void whenDialed(CompletableFuture<Channel> dialed, Then then) {
+    dialed.whenComplete((ch, failure) -> {
+      if (ch != null && !ch.eventLoop().inEventLoop()) {
+        ch.eventLoop().execute(() -> then.accept(ch, null));
+      } else {
+        then.accept(ch, failure);
+      }
+    });
+  }
+
+  private static CompletableFuture<Channel> dial(EventLoops loops, Path unixSocket, Origin origin, ProxyServer proxy,
       boolean mustTunnel, Duration limit, Request request) {
     if (unixSocket != null) {
       return openDomainSocket(loops, unixSocket, limit, request);

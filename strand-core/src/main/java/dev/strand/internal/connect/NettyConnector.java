@@ -12,6 +12,7 @@ import dev.strand.internal.pool.Connector;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.pool.Waiter;
 import dev.strand.internal.proxy.ProxyServer;
+import io.netty.channel.Channel;
 import java.time.Duration;
 
 /**
@@ -47,7 +48,7 @@ public final class NettyConnector implements Connector<NettyConnection> {
         : Timeout.DEFAULT.connect();
     ProxyServer proxy = engine.proxyFor(origin);
     boolean priorKnowledge = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE;
-    Dialer.dial(engine.loops(), engine.unixSocket(), origin, proxy, priorKnowledge, limit, request).whenComplete((ch, error) -> {
+    Dialer.dial(engine.loops(), engine.unixSocket(), origin, proxy, priorKnowledge, limit, request, (ch, error) -> {
       if (error != null) {
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
           LOG.log(System.Logger.Level.DEBUG, "connecting to " + origin + " failed: " + error);
@@ -55,21 +56,27 @@ public final class NettyConnector implements Connector<NettyConnection> {
         engine.pool().connectFailed(origin, error);
         return;
       }
-      if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
-        LOG.log(System.Logger.Level.DEBUG, "connected to " + origin + " (" + ch.localAddress() + " -> " + ch.remoteAddress() + ")");
-        ch.closeFuture().addListener(f -> LOG.log(System.Logger.Level.DEBUG, "connection to " + origin + " ("
-            + ch.localAddress() + ") closed"));
-      }
-      if (origin.isHttps()) {
-        ConnectionSetup.install(ch, engine, origin, limit, request, maxHeaderSize);
-      } else if (priorKnowledge) {
-        Http2Connection.install(ch, engine.pool(), origin, limit, maxHeaderSize);
-      } else {
-        boolean forward = Dialer.route(proxy, origin, false) == Dialer.Route.FORWARD;
-        engine.pool().connected(origin, Http1Connection.install(ch, engine.pool(), origin, forward ? proxy : null, maxHeaderSize));
-      }
-      ch.read(); // an idle connection keeps a read pending, to see the peer close it
+      setUp(ch, origin, proxy, priorKnowledge, limit, request);
     });
+  }
+
+  /** Builds the pipeline of a freshly dialled channel, on its event loop. */
+  private void setUp(Channel ch, Origin origin, ProxyServer proxy, boolean priorKnowledge, Duration limit,
+      Request request) {
+    if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+      LOG.log(System.Logger.Level.DEBUG, "connected to " + origin + " (" + ch.localAddress() + " -> " + ch.remoteAddress() + ")");
+      ch.closeFuture().addListener(f -> LOG.log(System.Logger.Level.DEBUG, "connection to " + origin + " ("
+          + ch.localAddress() + ") closed"));
+    }
+    if (origin.isHttps()) {
+      ConnectionSetup.install(ch, engine, origin, limit, request, maxHeaderSize);
+    } else if (priorKnowledge) {
+      Http2Connection.install(ch, engine.pool(), origin, limit, maxHeaderSize);
+    } else {
+      boolean forward = Dialer.route(proxy, origin, false) == Dialer.Route.FORWARD;
+      engine.pool().connected(origin, Http1Connection.install(ch, engine.pool(), origin, forward ? proxy : null, maxHeaderSize));
+    }
+    ch.read(); // an idle connection keeps a read pending, to see the peer close it
   }
 
   /** HTTP/2 connections carry many exchanges: a burst waits for one rather than opening one per request. */
