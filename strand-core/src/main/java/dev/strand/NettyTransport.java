@@ -160,7 +160,8 @@ public final class NettyTransport implements Transport {
      * {@link Version#HTTP_1_1} offers only http/1.1, the one-line opt-out
      * ({@code .version(Version.HTTP_1_1)});
      * {@link Version#HTTP_2_PRIOR_KNOWLEDGE} speaks HTTP/2 from the first byte, also in cleartext (h2c);
-     * {@link Version#HTTP_3} speaks HTTP/3 over QUIC to {@code https} origins, and
+     * {@link Version#HTTP_3} speaks HTTP/3 over QUIC to {@code https} origins (curl's {@code --http3-only}),
+     * {@link Version#HTTP_3_FIRST} tries it first and falls back to TCP (curl's {@code --http3}), and
      * {@link Version#HTTP_3_ALT_SVC} upgrades to it where {@code Alt-Svc} says so, falling back to TCP.
      * The HTTP/3 policies need the {@code dev.strand:strand-http3} module: without it {@link #build()}
      * fails with {@link IllegalStateException}.
@@ -168,14 +169,14 @@ public final class NettyTransport implements Transport {
      * @implNote HTTP/3: one QUIC connection carries as many requests as the server's initial
      *     bidirectional stream limit (at most 1000); each stream has a 1 MiB receive window (16 MiB per
      *     connection) and is read with the same backpressure as HTTP/2. The connect timeout bounds the
-     *     QUIC handshake. Under {@link Version#HTTP_3_ALT_SVC} a request waits at most 500 ms (or its
+     *     QUIC handshake. Under {@link Version#HTTP_3_FIRST} and {@link Version#HTTP_3_ALT_SVC} a request waits at most 500 ms (or its
      *     connect timeout, if shorter) for a QUIC connection before it goes over TCP; a QUIC connection
      *     still coming up then serves later requests.
      */
     public Builder version(Version version) {
       Objects.requireNonNull(version, "version");
       if (version == Version.HTTP_1_0) {
-        throw new IllegalArgumentException("HTTP/1.0 is not a version policy: use HTTP_1_1, HTTP_2, HTTP_2_PRIOR_KNOWLEDGE, HTTP_3 or HTTP_3_ALT_SVC");
+        throw new IllegalArgumentException("HTTP/1.0 is not a version policy: use HTTP_1_1, HTTP_2, HTTP_2_PRIOR_KNOWLEDGE, HTTP_3, HTTP_3_FIRST or HTTP_3_ALT_SVC");
       }
       this.version = version;
       return this;

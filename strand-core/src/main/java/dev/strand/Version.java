@@ -4,7 +4,7 @@ package dev.strand;
  * HTTP protocol versions. A response reports the version actually spoken ({@link #HTTP_1_0},
  * {@link #HTTP_1_1}, {@link #HTTP_2} or {@link #HTTP_3}); a client's version policy (default
  * {@link #HTTP_2}, or {@link #HTTP_1_1} to opt out of HTTP/2) may also be
- * {@link #HTTP_2_PRIOR_KNOWLEDGE} or {@link #HTTP_3_ALT_SVC}.
+ * {@link #HTTP_2_PRIOR_KNOWLEDGE}, {@link #HTTP_3_FIRST} or {@link #HTTP_3_ALT_SVC}.
  *
  * <p>HTTP/3 runs over QUIC and needs the {@code dev.strand:strand-http3} module on the class path:
  * without it, building a client with either HTTP/3 policy fails with an {@link IllegalStateException}
@@ -35,6 +35,16 @@ public enum Version {
    * as with curl's {@code --http3-only}. Cleartext {@code http} speaks HTTP/1.1.
    */
   HTTP_3("HTTP/3"),
+  /**
+   * HTTP/3 first, TCP when QUIC does not come up, as with curl's {@code --http3}: the first request to
+   * an {@code https} origin tries QUIC on the port an {@code Alt-Svc} advertised, else on the origin's
+   * own port (UDP); if no QUIC connection is up within a short head start (500 ms, or the connect
+   * timeout if shorter) the request goes over TCP (HTTP/2 or HTTP/1.1, by ALPN) unnoticed. A QUIC
+   * connection that fails marks the endpoint as broken, and requests go straight to TCP for a while
+   * (5 minutes, doubling on each further failure). A policy, never reported by a response: see
+   * {@link Response#version()} for what each request used.
+   */
+  HTTP_3_FIRST("HTTP/3"),
   /**
    * TCP first (HTTP/2 or HTTP/1.1, by ALPN), then HTTP/3 for an {@code https} origin whose responses
    * advertised it with {@code Alt-Svc: h3=":port"} (RFC 7838; {@code ma} and {@code persist} honoured,

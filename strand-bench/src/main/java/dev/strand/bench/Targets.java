@@ -60,6 +60,7 @@ public final class Targets {
     out.add(verdict("strand ≥ 0.7× wrk on /small, every c ≥ 10", wrkOk, wrkFails));
 
     http2(r, out);
+    http3(r, out);
 
     List<String> delayOk = new ArrayList<>();
     List<String> delayFails = new ArrayList<>();
@@ -181,6 +182,37 @@ public final class Targets {
     }
     out.add(verdict("strand h2 ≥ every Java HTTP/2 peer (jdk, okhttp, jetty, reactor, vertx), each c", peerOk,
         peerBad));
+  }
+
+  static final String H3_VS_JETTY = "strand h3 ≥ 1.5× Jetty's HTTP/3 client, each c";
+  static final String H3_VS_H2 = "strand h3 ≥ 0.5× strand h2, each c";
+
+  /** Issue 16's two bars: ahead of the one Java peer with HTTP/3, and not far behind strand's own HTTP/2. */
+  private static void http3(Results r, List<Verdict> out) {
+    List<String> jettyOk = new ArrayList<>();
+    List<String> jettyBad = new ArrayList<>();
+    List<String> h2Ok = new ArrayList<>();
+    List<String> h2Bad = new ArrayList<>();
+    for (int c : r.meta().concurrency()) {
+      Cell h3 = r.find("strand", "h3", c);
+      if (h3 == null || !h3.measured()) {
+        continue;
+      }
+      Cell jetty = r.find("jetty", "h3", c);
+      if (jetty != null && jetty.measured()) {
+        double ratio = h3.rps() / jetty.rps();
+        (ratio >= 1.5 ? jettyOk : jettyBad).add(String.format("c=%d %.0f vs %.0f req/s = %.2f×", c, h3.rps(),
+            jetty.rps(), ratio));
+      }
+      Cell h2 = r.find("strand", "h2", c);
+      if (h2 != null && h2.measured()) {
+        double ratio = h3.rps() / h2.rps();
+        (ratio >= 0.5 ? h2Ok : h2Bad).add(String.format("c=%d %.0f vs %.0f req/s = %.2f×", c, h3.rps(), h2.rps(),
+            ratio));
+      }
+    }
+    out.add(verdict(H3_VS_JETTY, jettyOk, jettyBad));
+    out.add(verdict(H3_VS_H2, h2Ok, h2Bad));
   }
 
   private static Verdict verdict(String target, List<String> ok, List<String> bad) {

@@ -87,6 +87,31 @@ class ReportTest {
   }
 
   @Test
+  void http3IsJudgedAgainstJettyAndStrandsOwnHttp2() {
+    List<Cell> cells = List.of(
+        ok("strand", "java", "h3", 1, 9_000, 80, 1),
+        ok("strand", "java", "h3", 10, 15_000, 60, 1),
+        ok("jetty", "java", "h3", 1, 600, 2000, 1),
+        ok("jetty", "java", "h3", 10, 12_000, 100, 1),
+        ok("strand", "java", "h2", 1, 12_000, 50, 1),
+        ok("strand", "java", "h2", 10, 40_000, 20, 1));
+    Results.Meta meta = new Results.Meta("2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z", "default", "2 cores",
+        "java 25", "embedded", true, List.of("h2", "h3"), List.of(1, 10), List.of("strand", "jetty"), 1, 1, 1, 3, 30,
+        List.of());
+    Map<String, Targets.Verdict> v = new java.util.HashMap<>();
+    for (Targets.Verdict t : Targets.evaluate(new Results(meta, cells, List.of(), List.of(), Map.of()))) {
+      v.put(t.target(), t);
+    }
+    Targets.Verdict jetty = v.get(Targets.H3_VS_JETTY);
+    assertEquals("NOT MET", jetty.verdict());
+    assertTrue(jetty.detail().contains("c=10 15000 vs 12000 req/s = 1.25×"), jetty.detail());
+    assertTrue(jetty.detail().contains("met: c=1 9000 vs 600 req/s = 15.00×"), jetty.detail());
+    Targets.Verdict h2 = v.get(Targets.H3_VS_H2);
+    assertEquals("NOT MET", h2.verdict());
+    assertTrue(h2.detail().contains("c=10 15000 vs 40000 req/s = 0.38×"), h2.detail());
+  }
+
+  @Test
   void aCellWithoutSuccessesIsFailedNotZero() {
     Cell c = Cell.measured("x", "java", "/small", 10, List.of(0.0, 0.0), 0, 12, "boom", null, null, null, null);
     assertEquals("failed", c.status());

@@ -57,8 +57,8 @@ final class Help {
             --http1.1            HTTP/1.1 only
             --http2              offer HTTP/2 over TLS (ALPN), falling back to HTTP/1.1 (the default)
             --http2-prior-knowledge   HTTP/2 without negotiation (h2c on http://)
-            --http3              HTTP/2 or 1.1 over TCP, then HTTP/3 (QUIC) where the server advertises
-                                 it (Alt-Svc, e.g. after a redirect); QUIC failures fall back to TCP
+            --http3              try HTTP/3 (QUIC) to https:// URLs first; if it is not up within 500 ms
+                                 or fails, HTTP/2 or 1.1 over TCP (also where Alt-Svc names another port)
             --http3-only         HTTP/3 over QUIC to https:// URLs, no fallback
         -x, --proxy URL          send through this proxy: http://[user:pass@]host:port (https:// and
                                  WebSockets go through a CONNECT tunnel) or socks5://[user:pass@]host:port

@@ -282,7 +282,7 @@ final class Transfer {
       return Version.HTTP_3;
     }
     if (o.http3) {
-      return Version.HTTP_3_ALT_SVC;
+      return Version.HTTP_3_FIRST;
     }
     if (o.http2PriorKnowledge) {
       return Version.HTTP_2_PRIOR_KNOWLEDGE;

@@ -59,9 +59,20 @@ class CliHttp3E2ETest {
   }
 
   @Test
-  void http3FallsToTcpUntilAdvertised() {
+  void http3TriesQuicFirst() {
+    try (TestServer twin = TestServer.builder().tls(pki.server().cert(), pki.server().key()).http2(true)
+        .port(h3.port()).build()) {
+      Cli.Result r = Cli.run("--http3", "--cacert", ca(), "-i", twin.url("/small"));
+      assertEquals(0, r.exit(), r::toString);
+      assertTrue(r.stdout().startsWith("HTTP/3 200"), "QUIC on the URL's own port, as curl --http3: " + r);
+    }
+  }
+
+  @Test
+  void http3FallsBackToTcpWhenNothingAnswersOnUdp() {
     Cli.Result r = Cli.run("--http3", "--cacert", ca(), "-i", tcp.url("/small"));
     assertEquals(0, r.exit(), r::toString);
     assertTrue(r.stdout().startsWith("HTTP/2 200"), r::toString);
+    assertTrue(r.stdout().endsWith(new String(Payloads.SMALL, StandardCharsets.UTF_8)), r::toString);
   }
 }

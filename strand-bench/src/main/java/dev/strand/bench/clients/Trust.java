@@ -27,6 +27,17 @@ public final class Trust {
 
   public static javax.net.ssl.X509TrustManager trustManager(Path caPem) {
     try {
+      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      tmf.init(keyStore(caPem));
+      return (javax.net.ssl.X509TrustManager) tmf.getTrustManagers()[0];
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException("cannot load CA " + caPem, e);
+    }
+  }
+
+  /** A trust store holding the certificates of {@code caPem}, for clients that take one rather than an SSLContext. */
+  public static KeyStore keyStore(Path caPem) {
+    try {
       KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
       ks.load(null, null);
       int i = 0;
@@ -35,9 +46,7 @@ public final class Trust {
           ks.setCertificateEntry("ca" + i++, c);
         }
       }
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      tmf.init(ks);
-      return (javax.net.ssl.X509TrustManager) tmf.getTrustManagers()[0];
+      return ks;
     } catch (Exception e) {
       throw new IllegalStateException("cannot load CA " + caPem, e);
     }

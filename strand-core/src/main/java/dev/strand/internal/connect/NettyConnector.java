@@ -86,7 +86,7 @@ public final class NettyConnector implements Connector<NettyConnection> {
       return engine.http3().expectedCapacity(origin);
     }
     boolean alpnH2 = engine.version() == Version.HTTP_2 || engine.version() == Version.HTTP_3
-        || engine.version() == Version.HTTP_3_ALT_SVC;
+        || engine.version() == Version.HTTP_3_FIRST || engine.version() == Version.HTTP_3_ALT_SVC;
     boolean h2 = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE || (alpnH2 && origin.isHttps());
     return h2 ? Http2Connection.DEFAULT_STREAMS : 1;
   }

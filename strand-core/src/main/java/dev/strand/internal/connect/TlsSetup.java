@@ -27,7 +27,7 @@ public final class TlsSetup {
    */
   public TlsSetup(Tls configured, Version version) {
     this.alpn = switch (version) {
-      case HTTP_2, HTTP_3, HTTP_3_ALT_SVC -> List.of("h2", "http/1.1"); // TCP beside (or instead of) QUIC
+      case HTTP_2, HTTP_3, HTTP_3_FIRST, HTTP_3_ALT_SVC -> List.of("h2", "http/1.1"); // TCP beside (or instead of) QUIC
       case HTTP_2_PRIOR_KNOWLEDGE -> List.of("h2");
       default -> HTTP_1_1;
     };

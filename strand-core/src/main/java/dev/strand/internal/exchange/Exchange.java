@@ -20,11 +20,11 @@ import java.util.concurrent.TimeUnit;
  * Also the task that starts it on the connection's event loop, so the thread hop allocates nothing.
  *
  * <p>An exchange sent over HTTP/3 waits in line under the QUIC key ({@link Origin#http3}); when it
- * may fall back ({@link dev.strand.Version#HTTP_3_ALT_SVC}), a failed QUIC connection or one slower than
+ * may fall back ({@link dev.strand.Version#HTTP_3_FIRST}, {@link dev.strand.Version#HTTP_3_ALT_SVC}), a failed QUIC connection or one slower than
  * the head start sends it to the origin's TCP connections instead, without the caller noticing.
  */
 public final class Exchange extends Waiter<NettyConnection> implements Runnable {
-  /** How long a request under {@link dev.strand.Version#HTTP_3_ALT_SVC} waits for a QUIC connection before it takes TCP. */
+  /** How long a request that may fall back waits for a QUIC connection before it takes TCP. */
   public static final long HTTP3_HEAD_START_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
   /** What an exchange needs of the engine that sends it: the pool it waits in, threads for its timers, a word on each response. */

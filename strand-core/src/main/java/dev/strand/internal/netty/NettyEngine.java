@@ -37,7 +37,8 @@ import java.util.function.Function;
  * HTTP/1.1 and HTTP/2 over Netty with a per-origin pool, and HTTP/3 in the same pool when the
  * {@code strand-http3} module provides it ({@link Http3Provider}): the engine behind
  * {@link dev.strand.NettyTransport}. Which connections a request uses is decided here, once, in
- * {@link #send}: HTTP/3 for an {@code https} origin under {@link Version#HTTP_3}, or under
+ * {@link #send}: HTTP/3 for an {@code https} origin under {@link Version#HTTP_3}, under
+ * {@link Version#HTTP_3_FIRST} unless its QUIC endpoint failed lately, or under
  * {@link Version#HTTP_3_ALT_SVC} where {@link AltServices} knows a live alternative; TCP otherwise.
  */
 public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
@@ -157,7 +158,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   private void acquire(Origin origin, Exchange exchange) {
     Origin quic = http3Route(origin);
     if (quic != null) {
-      exchange.acquireHttp3(quic, version == Version.HTTP_3_ALT_SVC);
+      exchange.acquireHttp3(quic, version != Version.HTTP_3);
     } else if (pool.acquire(origin, exchange, false)) {
       exchange.armPoolTimer();
     }
@@ -168,13 +169,22 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     if (http3 == null || !origin.isHttps() || proxyFor(origin) != null || unixSocket != null) {
       return null; // QUIC needs TLS, and goes through no HTTP or SOCKS proxy nor a Unix socket
     }
-    return version == Version.HTTP_3 ? origin.http3(origin.port()) : altServices.http3For(origin, System.nanoTime());
+    return switch (version) {
+      case HTTP_3 -> origin.http3(origin.port());
+      case HTTP_3_FIRST -> {
+        long now = System.nanoTime();
+        Origin advertised = altServices.http3For(origin, now);
+        Origin samePort = origin.http3(origin.port());
+        yield advertised != null ? advertised : altServices.isBroken(samePort, now) ? null : samePort;
+      }
+      default -> altServices.http3For(origin, System.nanoTime());
+    };
   }
 
-  /** Under {@link Version#HTTP_3_ALT_SVC}: learns what a response's {@code Alt-Svc} says of HTTP/3. */
+  /** Under {@link Version#HTTP_3_ALT_SVC} and {@link Version#HTTP_3_FIRST}: learns what a response's {@code Alt-Svc} says of HTTP/3. */
   @Override
   public void responded(Origin origin, StreamingResponse r) {
-    if (version == Version.HTTP_3_ALT_SVC && origin.isHttps()) {
+    if ((version == Version.HTTP_3_ALT_SVC || version == Version.HTTP_3_FIRST) && origin.isHttps()) {
       List<String> advertised = r.headers().all("alt-svc");
       if (!advertised.isEmpty()) {
         altServices.received(origin, advertised, System.nanoTime());
@@ -263,7 +273,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
    * @throws IllegalStateException if the policy needs HTTP/3 and the module is missing
    */
   private static Http3Provider http3Provider(Version version) {
-    if (version != Version.HTTP_3 && version != Version.HTTP_3_ALT_SVC) {
+    if (version != Version.HTTP_3 && version != Version.HTTP_3_FIRST && version != Version.HTTP_3_ALT_SVC) {
       return null;
     }
     for (ClassLoader loader : new ClassLoader[] {NettyEngine.class.getClassLoader(),
