@@ -35,9 +35,15 @@ final class TransportLink implements Link {
           "transport " + transport.getClass().getName() + " returned no future for " + request, request));
     }
     call.inFlight(future);
-    if (call.events != null) {
-      CallEvents events = call.events;
-      future = future.thenApply(r -> r.withBody(r.headers(), new ObservedBody(r.responseBody(), events)));
+    CallEvents events = call.events;
+    if (events != null) {
+      // One stage both counts the body for the listener and words a failure.
+      return future.handle((r, e) -> {
+        if (e != null) {
+          throw new CompletionException(wrap(e, request));
+        }
+        return r.withBody(r.headers(), new ObservedBody(r.responseBody(), events));
+      });
     }
     if (future.isDone() && !future.isCompletedExceptionally()) {
       return future;
