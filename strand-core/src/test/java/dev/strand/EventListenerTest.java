@@ -230,7 +230,7 @@ class EventListenerTest {
       @Override
       public void responseHeadersReceived(Call call, long nanos, ResponseHead head) {
         if (seen.size() == 1) {
-          sleep(300); // on the I/O thread: enough to be found out
+          sleep(600); // on the I/O thread: enough for the watchdog to find it, on a busy machine too
         }
         if (closed.get()) {
           await(gate);

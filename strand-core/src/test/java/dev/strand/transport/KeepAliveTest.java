@@ -44,6 +44,23 @@ class KeepAliveTest {
   }
 
   @Test
+  void aStreamedBodyEndsForItsReaderOnlyOnceItsConnectionIsFree() throws Exception {
+    // The reader reads on its own thread. Had it seen the end before the release (HTTP/1.1 settles the
+    // connection with one more read first when the last read filled its buffer, as large bodies' reads
+    // do), its next request would have found the connection busy and opened another: Spring's WebClient,
+    // which streams, did so now and then.
+    try (dev.strand.Client client = dev.strand.Client.builder().version(Version.HTTP_1_1).build()) {
+      for (int i = 0; i < 200; i++) {
+        try (dev.strand.StreamingResponse r = client.stream(dev.strand.Request.get(server.get().url("/bytes/200000")))) {
+          assertEquals(200_000, r.body().readAllBytes().length);
+          assertEquals(0, client.stats().inUse(), "in use after its body ended, at request " + i);
+        }
+      }
+      assertEquals(1, client.stats().connectionsOpened());
+    }
+  }
+
+  @Test
   void bigBodyOfKnownLength() throws Exception {
     try (NettyTransport t = TransportFixture.transport(4)) {
       Response r = fetch(t, get(server.get(), "/big"));

@@ -256,6 +256,9 @@ public final class ClientEngine {
   }
 
   public void close() {
+    if (listener != null) {
+      listener.close();
+    }
     config.transport().close();
   }
 }

@@ -61,6 +61,12 @@ public final class NettyResponseBody implements ResponseBody {
   private int mode;
   private boolean paused;
   private boolean ended;
+  /**
+   * The end as readers see it: set by {@link #wakeReaders()}, once the connection is back in the pool. A
+   * reader that saw {@link #ended} instead could send its next request before the release, and open a
+   * second connection where one was about to be free.
+   */
+  private boolean endVisible;
   private boolean closed;
   private HttpException error;
   private CompletableFuture<byte[]> all;
@@ -187,6 +193,7 @@ public final class NettyResponseBody implements ResponseBody {
     byte[] result = null;
     lock.lock();
     try {
+      endVisible = ended;
       if (all != null && !all.isDone()) {
         done = all;
         result = fixed != null ? fixed : trimmed();
@@ -202,27 +209,36 @@ public final class NettyResponseBody implements ResponseBody {
     }
   }
 
-  /** Reading failed; a waiting or later reader gets {@code e}. */
+  /**
+   * Reading failed; a waiting or later reader gets {@code e}. A body whose last byte had arrived is whole
+   * whatever failed after it: its readers get the end.
+   */
   public void onError(HttpException e) {
-    CompletableFuture<byte[]> failed;
+    CompletableFuture<byte[]> failed = null;
+    boolean whole;
     lock.lock();
     try {
-      if (ended || closed) {
+      if (closed) {
         return;
       }
-      if (error == null) {
-        error = e;
-      }
-      e = error;
-      queue = null;
-      failed = all;
-      if (changed != null) {
-        changed.signal();
+      whole = ended;
+      if (!whole) {
+        if (error == null) {
+          error = e;
+        }
+        e = error;
+        queue = null;
+        failed = all;
+        if (changed != null) {
+          changed.signal();
+        }
       }
     } finally {
       lock.unlock();
     }
-    if (failed != null) {
+    if (whole) {
+      wakeReaders();
+    } else if (failed != null) {
       failed.completeExceptionally(e);
     }
   }
@@ -271,7 +287,7 @@ public final class NettyResponseBody implements ResponseBody {
         discard = !ended;
         result = CompletableFuture.failedFuture(error);
       } else if (fixed != null) {
-        result = ended ? CompletableFuture.completedFuture(fixed) : (all = new CompletableFuture<>());
+        result = endVisible ? CompletableFuture.completedFuture(fixed) : (all = new CompletableFuture<>());
       } else {
         ensureAggregate(contentLength >= 0 ? (int) contentLength : (int) Math.min(maxBytes, Math.max(queued, 16 * 1024)));
         if (queue != null) {
@@ -282,7 +298,7 @@ public final class NettyResponseBody implements ResponseBody {
           queue = null;
           queued = 0;
         }
-        result = ended ? CompletableFuture.completedFuture(trimmed()) : (all = new CompletableFuture<>());
+        result = endVisible ? CompletableFuture.completedFuture(trimmed()) : (all = new CompletableFuture<>());
       }
       resume = paused && !discard;
       paused = false;
@@ -325,10 +341,13 @@ public final class NettyResponseBody implements ResponseBody {
         if (error != null) {
           throw error;
         }
-        if (ended || closed) {
+        if (endVisible || closed) {
           return null;
         }
         if (connection.inEventLoop()) {
+          if (ended) {
+            return null; // the release follows on this very thread, so no request of this thread can race it
+          }
           // Waiting here would stop the very thread that delivers the bytes.
           throw new IllegalStateException("readChunk() would block the connection's event loop (called from a "
               + "callback of the send future?); read on another thread, or use readAll");

@@ -16,8 +16,9 @@ class ListenerGuardTest {
     CountDownLatch gate = new CountDownLatch(1);
     AtomicInteger delivered = new AtomicInteger();
     ListenerGuard guard = new ListenerGuard(new EventListener() { });
-    // The first event holds the caller's thread past the limit: from then on events queue.
-    guard.deliver(System.nanoTime(), l -> sleep(ListenerGuard.BLOCKING_NANOS / 1_000_000 + 50));
+    // The first event holds the caller's thread well past the limit, long enough for the watchdog to
+    // look on a busy machine: from then on events queue.
+    guard.deliver(System.nanoTime(), l -> sleep(ListenerGuard.BLOCKING_NANOS / 1_000_000 + 400));
     guard.deliver(System.nanoTime(), l -> {
       await(gate);
       delivered.incrementAndGet();
@@ -35,6 +36,46 @@ class ListenerGuardTest {
     }
     assertEquals(ListenerGuard.MAX_QUEUED, delivered.get());
     assertTrue(guard.dropped() > 0);
+    guard.close();
+  }
+
+  @Test
+  void aListenerStuckInAnEventIsFoundWhileStuckAndLaterEventsGoAround() throws Exception {
+    CountDownLatch stuck = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ListenerGuard guard = new ListenerGuard(new EventListener() { });
+    try {
+      Thread holder = Thread.ofPlatform().start(() -> guard.deliver(System.nanoTime(), l -> {
+        stuck.countDown();
+        await(release); // never returns on its own: only a watchdog can see this one
+      }));
+      stuck.await();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      AtomicInteger later = new AtomicInteger();
+      Thread caller = Thread.currentThread();
+      // Events on this thread run inline until the watchdog has seen the stuck one, then on the guard's own thread.
+      while (System.nanoTime() < deadline) {
+        CountDownLatch ran = new CountDownLatch(1);
+        guard.deliver(System.nanoTime(), l -> {
+          if (Thread.currentThread() != caller) {
+            later.incrementAndGet();
+          }
+          ran.countDown();
+        });
+        ran.await();
+        if (later.get() > 0) {
+          break;
+        }
+        Thread.sleep(5);
+      }
+      assertEquals(1, later.get(), "moved off the caller's thread while the other delivery was still stuck");
+      assertTrue(holder.isAlive(), "the stuck delivery had not returned");
+      release.countDown();
+      holder.join();
+    } finally {
+      release.countDown();
+      guard.close();
+    }
   }
 
   private static void sleep(long millis) {
