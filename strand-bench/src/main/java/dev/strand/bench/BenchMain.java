@@ -547,7 +547,7 @@ public final class BenchMain implements Callable<Integer> {
   private List<DefaultsProbe.Defaults> defaultsReport(List<String> runClients, URI base, Path logs) {
     Set<String> libraries = new LinkedHashSet<>();
     for (String c : runClients) {
-      if (Clients.isKnown(c) && !c.startsWith("fake")) {
+      if (Clients.isKnown(c) && !c.startsWith("fake") && !Clients.isVariant(c)) {
         libraries.add(c.replace("-sync", ""));
       }
     }

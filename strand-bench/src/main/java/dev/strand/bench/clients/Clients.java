@@ -98,6 +98,11 @@ public final class Clients {
     return null;
   }
 
+  /** Whether {@code name} is strand (or a peer under RestClient) with one feature on: the same library's defaults. */
+  public static boolean isVariant(String name) {
+    return VARIANTS.contains(name);
+  }
+
   public static boolean isKnown(String name) {
     return ALL.containsKey(name);
   }
