@@ -19,6 +19,8 @@ public final class TlsSetup {
   final List<String> alpn;
   private volatile TlsContext context;
   private CompletableFuture<TlsContext> building; // guarded by this
+  /** The HTTP/1.1-only context for WebSockets, once built (only when {@link #alpn} offers more). */
+  private volatile TlsContext http1Only;
 
   /**
    * @param configured the user's settings, or {@code null} for the system default (built lazily, as is
@@ -82,10 +84,16 @@ public final class TlsSetup {
     if (alpn.equals(HTTP_1_1)) {
       return whenReady();
     }
+    TlsContext built = http1Only;
+    if (built != null) {
+      return CompletableFuture.completedFuture(built);
+    }
     CompletableFuture<TlsContext> f = new CompletableFuture<>();
     Thread.ofPlatform().daemon().name("strand-tls-init").start(() -> { // as in whenReady
       try {
-        f.complete(TlsContexts.get(tls, HTTP_1_1)); // cached after the first build
+        TlsContext context = TlsContexts.get(tls, HTTP_1_1);
+        http1Only = context;
+        f.complete(context);
       } catch (RuntimeException | Error e) {
         f.completeExceptionally(e);
       }
