@@ -7,7 +7,7 @@ package dev.strand;
  * {@link #HTTP_2_PRIOR_KNOWLEDGE}, {@link #HTTP_3_FIRST} or {@link #HTTP_3_ALT_SVC}.
  *
  * <p>HTTP/3 runs over QUIC and needs the {@code dev.strand:strand-http3} module on the class path:
- * without it, building a client with either HTTP/3 policy fails with an {@link IllegalStateException}
+ * without it, building a client with any HTTP/3 policy fails with an {@link IllegalStateException}
  * that names the artifact.
  *
  * {@snippet :

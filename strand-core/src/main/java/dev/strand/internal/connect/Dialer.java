@@ -92,7 +92,7 @@ public final class Dialer {
    */
   public static void dial(EventLoops loops, Path unixSocket, Origin origin, ProxyServer proxy,
       boolean mustTunnel, Duration limit, Request request, Then then) {
-    whenDialed(dial(loops, unixSocket, origin, proxy, mustTunnel, limit, request), then);
+    whenDialed(connect(loops, unixSocket, origin, proxy, mustTunnel, limit, request), then);
   }
 
   /**
@@ -110,7 +110,7 @@ public final class Dialer {
     });
   }
 
-  private static CompletableFuture<Channel> dial(EventLoops loops, Path unixSocket, Origin origin, ProxyServer proxy,
+  private static CompletableFuture<Channel> connect(EventLoops loops, Path unixSocket, Origin origin, ProxyServer proxy,
       boolean mustTunnel, Duration limit, Request request) {
     if (unixSocket != null) {
       return openDomainSocket(loops, unixSocket, limit, request);

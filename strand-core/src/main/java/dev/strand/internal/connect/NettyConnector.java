@@ -85,9 +85,8 @@ public final class NettyConnector implements Connector<NettyConnection> {
     if (origin.isHttp3()) {
       return engine.http3().expectedCapacity(origin);
     }
-    boolean alpnH2 = engine.version() == Version.HTTP_2 || engine.version() == Version.HTTP_3
-        || engine.version() == Version.HTTP_3_FIRST || engine.version() == Version.HTTP_3_ALT_SVC;
-    boolean h2 = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE || (alpnH2 && origin.isHttps());
+    boolean h2 = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE
+        || (VersionPolicy.offersH2(engine.version()) && origin.isHttps());
     return h2 ? Http2Connection.DEFAULT_STREAMS : 1;
   }
 }

@@ -28,11 +28,9 @@ public final class TlsSetup {
    * @throws IllegalArgumentException if {@code configured} names unusable files
    */
   public TlsSetup(Tls configured, Version version) {
-    this.alpn = switch (version) {
-      case HTTP_2, HTTP_3, HTTP_3_FIRST, HTTP_3_ALT_SVC -> List.of("h2", "http/1.1"); // TCP beside (or instead of) QUIC
-      case HTTP_2_PRIOR_KNOWLEDGE -> List.of("h2");
-      default -> HTTP_1_1;
-    };
+    this.alpn = version == Version.HTTP_2_PRIOR_KNOWLEDGE ? List.of("h2")
+        : VersionPolicy.offersH2(version) ? List.of("h2", "http/1.1") // TCP beside (or instead of) QUIC too
+        : HTTP_1_1;
     this.tls = configured != null ? configured : Tls.system();
     // The system store is read lazily even when named explicitly (~100 ms of a CLI call that may be
     // plain http); other settings are built now, so files they name are checked up front.

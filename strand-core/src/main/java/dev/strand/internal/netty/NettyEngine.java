@@ -13,6 +13,7 @@ import dev.strand.internal.connect.ConnectContext;
 import dev.strand.internal.connect.EventLoops;
 import dev.strand.internal.connect.NettyConnector;
 import dev.strand.internal.connect.TlsSetup;
+import dev.strand.internal.connect.VersionPolicy;
 import dev.strand.internal.exchange.ErrorMapper;
 import dev.strand.internal.exchange.Exchange;
 import dev.strand.internal.exchange.NettyConnection;
@@ -158,7 +159,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   private void acquire(Origin origin, Exchange exchange) {
     Origin quic = http3Route(origin);
     if (quic != null) {
-      exchange.acquireHttp3(quic, version != Version.HTTP_3);
+      exchange.acquireHttp3(quic, VersionPolicy.tries(version));
     } else if (pool.acquire(origin, exchange, false)) {
       exchange.armPoolTimer();
     }
@@ -184,7 +185,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   /** Under {@link Version#HTTP_3_ALT_SVC} and {@link Version#HTTP_3_FIRST}: learns what a response's {@code Alt-Svc} says of HTTP/3. */
   @Override
   public void responded(Origin origin, StreamingResponse r) {
-    if ((version == Version.HTTP_3_ALT_SVC || version == Version.HTTP_3_FIRST) && origin.isHttps()) {
+    if (VersionPolicy.tries(version) && origin.isHttps()) {
       List<String> advertised = r.headers().all("alt-svc");
       if (!advertised.isEmpty()) {
         altServices.received(origin, advertised, System.nanoTime());
@@ -273,7 +274,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
    * @throws IllegalStateException if the policy needs HTTP/3 and the module is missing
    */
   private static Http3Provider http3Provider(Version version) {
-    if (version != Version.HTTP_3 && version != Version.HTTP_3_FIRST && version != Version.HTTP_3_ALT_SVC) {
+    if (!VersionPolicy.usesHttp3(version)) {
       return null;
     }
     for (ClassLoader loader : new ClassLoader[] {NettyEngine.class.getClassLoader(),

@@ -1,0 +1,26 @@
+package dev.strand.internal.connect;
+
+import dev.strand.Version;
+
+/** What each {@link Version} policy asks of the engine, said once, so a new policy is one edit here. */
+public final class VersionPolicy {
+  private VersionPolicy() {}
+
+  /** Whether {@code policy} sends some or all {@code https} requests over QUIC. */
+  public static boolean usesHttp3(Version policy) {
+    return policy == Version.HTTP_3 || tries(policy);
+  }
+
+  /**
+   * Whether {@code policy} uses HTTP/3 only where it works: it learns {@code Alt-Svc} and falls back to
+   * TCP when QUIC fails or is slow.
+   */
+  public static boolean tries(Version policy) {
+    return policy == Version.HTTP_3_FIRST || policy == Version.HTTP_3_ALT_SVC;
+  }
+
+  /** Whether TLS connections offer h2 by ALPN, before http/1.1. */
+  static boolean offersH2(Version policy) {
+    return policy == Version.HTTP_2 || usesHttp3(policy);
+  }
+}
