@@ -47,6 +47,16 @@ public abstract class StreamExchange<C extends Channel> extends ChannelInboundHa
     return driver.isDone();
   }
 
+  /** The stream opened for this exchange: false (and the stream closed) if the exchange ended meanwhile. */
+  protected final boolean opened(C ch) {
+    stream = ch;
+    if (driver.isDone()) {
+      ch.close();
+      return false;
+    }
+    return true;
+  }
+
   /** The stream could not be opened, or its HEADERS never left: nothing reached the server. */
   public void failUnstarted(Throwable cause) {
     driver.resendUnprocessed(ErrorMapper.io(cause, driver.request()), true);

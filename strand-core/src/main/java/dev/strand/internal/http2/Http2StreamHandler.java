@@ -48,9 +48,7 @@ final class Http2StreamHandler extends StreamExchange<Http2StreamChannel> {
   // ---- starting ----
 
   void start(Http2StreamChannel ch) {
-    stream = ch;
-    if (driver.isDone()) {
-      ch.close();
+    if (!opened(ch)) {
       return;
     }
     ch.config().setAutoRead(false);

@@ -50,9 +50,7 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
   // ---- starting ----
 
   void start(QuicStreamChannel ch) {
-    stream = ch;
-    if (driver.isDone()) {
-      ch.close();
+    if (!opened(ch)) {
       return;
     }
     Request request = driver.request();
