@@ -5,8 +5,12 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
@@ -69,12 +73,16 @@ public final class Http3TestServer implements AutoCloseable {
     private final Channel channel;
     private final int port;
     private final AtomicLong connections = new AtomicLong();
+    private final AtomicLong datagrams = new AtomicLong();
 
     private Http3TestServer(Path certPem, Path keyPem, int port, int maxStreams) throws InterruptedException {
         QuicSslContext ssl = QuicSslContextBuilder.forServer(keyPem.toFile(), null, certPem.toFile())
                 .applicationProtocols(Http3.supportedApplicationProtocols()).build();
+        // epoll where it loads, as the TCP servers (NIO sends a flush's datagrams one sendto each; epoll with one
+        // sendmmsg).
+        boolean epoll = Epoll.isAvailable();
         group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("h3-test-server", true),
-                NioIoHandler.newFactory());
+                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         var codec = Http3.newQuicServerCodecBuilder()
                 .sslContext(ssl)
                 .maxIdleTimeout(30, TimeUnit.SECONDS)
@@ -96,8 +104,13 @@ public final class Http3TestServer implements AutoCloseable {
                     }
                 })
                 .build();
-        channel = new Bootstrap().group(group).channel(NioDatagramChannel.class).handler(codec)
-                .bind(new InetSocketAddress("127.0.0.1", port)).sync().channel();
+        channel = new Bootstrap().group(group).channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel udp) {
+                        udp.pipeline().addLast(new DatagramCounter(), codec);
+                    }
+                }).bind(new InetSocketAddress("127.0.0.1", port)).sync().channel();
         this.port = ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
@@ -133,6 +146,11 @@ public final class Http3TestServer implements AutoCloseable {
     /** QUIC connections accepted so far. */
     public long connections() {
         return connections.get();
+    }
+
+    /** UDP datagrams received so far, from every client: what a client's sending costs in packets. */
+    public long datagramsReceived() {
+        return datagrams.get();
     }
 
     @Override
@@ -317,6 +335,14 @@ public final class Http3TestServer implements AutoCloseable {
             } catch (NumberFormatException e) {
                 return 0;
             }
+        }
+    }
+
+    private final class DatagramCounter extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            datagrams.incrementAndGet();
+            ctx.fireChannelRead(msg);
         }
     }
 }
