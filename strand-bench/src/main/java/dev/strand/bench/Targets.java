@@ -187,28 +187,35 @@ public final class Targets {
   static final String H3_VS_JETTY = "strand h3 ≥ 1.5× Jetty's HTTP/3 client, each c";
   static final String H3_VS_H2 = "strand h3 ≥ 0.5× strand h2, each c";
 
-  /** Issue 16's two bars: ahead of the one Java peer with HTTP/3, and not far behind strand's own HTTP/2. */
+  /**
+   * Issue 16's two bars: ahead of the one Java peer with HTTP/3, and not far behind strand's own HTTP/2; on the
+   * testkit's servers ({@code h3} beside {@code h2}) and on Caddy ({@code caddy-h3} beside {@code caddy-h2}),
+   * whichever the run has.
+   */
   private static void http3(Results r, List<Verdict> out) {
     List<String> jettyOk = new ArrayList<>();
     List<String> jettyBad = new ArrayList<>();
     List<String> h2Ok = new ArrayList<>();
     List<String> h2Bad = new ArrayList<>();
-    for (int c : r.meta().concurrency()) {
-      Cell h3 = r.find("strand", "h3", c);
-      if (h3 == null || !h3.measured()) {
-        continue;
-      }
-      Cell jetty = r.find("jetty", "h3", c);
-      if (jetty != null && jetty.measured()) {
-        double ratio = h3.rps() / jetty.rps();
-        (ratio >= 1.5 ? jettyOk : jettyBad).add(String.format("c=%d %.0f vs %.0f req/s = %.2f×", c, h3.rps(),
-            jetty.rps(), ratio));
-      }
-      Cell h2 = r.find("strand", "h2", c);
-      if (h2 != null && h2.measured()) {
-        double ratio = h3.rps() / h2.rps();
-        (ratio >= 0.5 ? h2Ok : h2Bad).add(String.format("c=%d %.0f vs %.0f req/s = %.2f×", c, h3.rps(), h2.rps(),
-            ratio));
+    for (String[] pair : new String[][] {{"h3", "h2", ""}, {"caddy-h3", "caddy-h2", "Caddy "}}) {
+      String server = pair[2];
+      for (int c : r.meta().concurrency()) {
+        Cell h3 = r.find("strand", pair[0], c);
+        if (h3 == null || !h3.measured()) {
+          continue;
+        }
+        Cell jetty = r.find("jetty", pair[0], c);
+        if (jetty != null && jetty.measured()) {
+          double ratio = h3.rps() / jetty.rps();
+          (ratio >= 1.5 ? jettyOk : jettyBad).add(String.format("%sc=%d %.0f vs %.0f req/s = %.2f×", server, c,
+              h3.rps(), jetty.rps(), ratio));
+        }
+        Cell h2 = r.find("strand", pair[1], c);
+        if (h2 != null && h2.measured()) {
+          double ratio = h3.rps() / h2.rps();
+          (ratio >= 0.5 ? h2Ok : h2Bad).add(String.format("%sc=%d %.0f vs %.0f req/s = %.2f×", server, c,
+              h3.rps(), h2.rps(), ratio));
+        }
       }
     }
     out.add(verdict(H3_VS_JETTY, jettyOk, jettyBad));

@@ -94,7 +94,9 @@ class ReportTest {
         ok("jetty", "java", "h3", 1, 600, 2000, 1),
         ok("jetty", "java", "h3", 10, 12_000, 100, 1),
         ok("strand", "java", "h2", 1, 12_000, 50, 1),
-        ok("strand", "java", "h2", 10, 40_000, 20, 1));
+        ok("strand", "java", "h2", 10, 40_000, 20, 1),
+        ok("strand", "java", "caddy-h3", 10, 8_000, 90, 1),
+        ok("strand", "java", "caddy-h2", 10, 9_000, 80, 1));
     Results.Meta meta = new Results.Meta("2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z", "default", "2 cores",
         "java 25", "embedded", true, List.of("h2", "h3"), List.of(1, 10), List.of("strand", "jetty"), 1, 1, 1, 3, 30,
         List.of());
@@ -109,6 +111,8 @@ class ReportTest {
     Targets.Verdict h2 = v.get(Targets.H3_VS_H2);
     assertEquals("NOT MET", h2.verdict());
     assertTrue(h2.detail().contains("c=10 15000 vs 40000 req/s = 0.38×"), h2.detail());
+    assertTrue(h2.detail().contains("met: c=1 9000 vs 12000 req/s = 0.75×; Caddy c=10 8000 vs 9000 req/s = 0.89×"),
+        h2.detail());
   }
 
   @Test
