@@ -38,6 +38,8 @@ final class JettyBench implements BenchClient {
   private final HttpClient client;
   private final String url;
   private final long timeoutMs;
+  /** HTTP/3 only: where quiche's trust store is written as PEM; removed on close. */
+  private Path pemDir;
 
   JettyBench(ClientSpec spec) {
     // quiche matches the URL's host against the certificate's DNS names only (not its IP addresses).
@@ -71,12 +73,11 @@ final class JettyBench implements BenchClient {
   }
 
   /** quiche verifies the server itself, from a trust store it is handed as PEM (written under a work directory). */
-  private static HttpClientTransport http3(ClientSpec spec) {
+  private HttpClientTransport http3(ClientSpec spec) {
     SslContextFactory.Client ssl = new SslContextFactory.Client();
     ssl.setTrustStore(Trust.keyStore(spec.ca()));
     try {
-      Path pemDir = Files.createTempDirectory("jetty-quic-pem");
-      pemDir.toFile().deleteOnExit();
+      pemDir = Files.createTempDirectory("jetty-quic-pem");
       return new HttpClientTransportOverHTTP3(new HTTP3Client(new ClientQuicConfiguration(ssl, pemDir)));
     } catch (java.io.IOException e) {
       throw new IllegalStateException("no work directory for Jetty's QUIC", e);
@@ -114,6 +115,20 @@ final class JettyBench implements BenchClient {
       client.stop();
     } catch (Exception e) {
       throw new IllegalStateException("jetty HttpClient did not stop", e);
+    } finally {
+      deletePemDir();
+    }
+  }
+
+  /** File.deleteOnExit cannot remove a directory Jetty has written into: delete it, contents first. */
+  private void deletePemDir() {
+    if (pemDir == null) {
+      return;
+    }
+    try (var files = Files.walk(pemDir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    } catch (java.io.IOException e) {
+      // a leftover temp directory is not worth failing a bench over
     }
   }
 }
