@@ -19,6 +19,13 @@ class ReportTest {
         2.0, conns);
   }
 
+  /** A ten-minute run on 2 cores with 3 batches of 1 s: what a test needs to vary, the rest fixed. */
+  static Results.Meta meta(String preset, List<String> scenarios, List<Integer> concurrency, List<String> clients,
+      List<String> notes) {
+    return new Results.Meta("2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z", preset, "2 cores", "java 21", "embedded",
+        true, scenarios, concurrency, clients, 1, 1, 1, 3, 30, notes);
+  }
+
   static Results sample() {
     List<Cell> cells = List.of(
         ok("strand", "java", "/small", 10, 20_000, 40, 10),
@@ -31,9 +38,8 @@ class ReportTest {
         Cell.failed("okhttp", "java", "/small", 500, "java.io.IOException: boom"),
         ok("wrk", "reference", "/small", 10, 25_000, 10, 40),
         ok("wrk", "reference", "/small", 500, 26_000, 10, 2000));
-    Results.Meta meta = new Results.Meta("2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z", "quick", "2 cores", "java 21",
-        "embedded", true, List.of("/small"), List.of(10, 500), List.of("strand", "strand-sync", "jdk", "okhttp", "wrk"),
-        1, 1, 1, 3, 30, List.of("a note"));
+    Results.Meta meta = meta("quick", List.of("/small"), List.of(10, 500),
+        List.of("strand", "strand-sync", "jdk", "okhttp", "wrk"), List.of("a note"));
     Results partial = new Results(meta, cells, List.of(new DefaultsProbe.Defaults("jdk", "JDK 21", "none",
         "none", "unbounded", "NEVER", "still waiting after 8 s (watchdog)")), List.of(), Map.of("strand", "setup"));
     return new Results(meta, cells, partial.defaults(), Targets.evaluate(partial), partial.setups());
@@ -97,9 +103,7 @@ class ReportTest {
         ok("strand", "java", "h2", 10, 40_000, 20, 1),
         ok("strand", "java", "caddy-h3", 10, 8_000, 90, 1),
         ok("strand", "java", "caddy-h2", 10, 9_000, 80, 1));
-    Results.Meta meta = new Results.Meta("2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z", "default", "2 cores",
-        "java 25", "embedded", true, List.of("h2", "h3"), List.of(1, 10), List.of("strand", "jetty"), 1, 1, 1, 3, 30,
-        List.of());
+    Results.Meta meta = meta("default", List.of("h2", "h3"), List.of(1, 10), List.of("strand", "jetty"), List.of());
     Map<String, Targets.Verdict> v = new java.util.HashMap<>();
     for (Targets.Verdict t : Targets.evaluate(new Results(meta, cells, List.of(), List.of(), Map.of()))) {
       v.put(t.target(), t);

@@ -175,8 +175,11 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
       case HTTP_3_FIRST -> {
         long now = System.nanoTime();
         Origin advertised = altServices.http3For(origin, now);
+        if (advertised != null) {
+          yield advertised;
+        }
         Origin samePort = origin.http3(origin.port());
-        yield advertised != null ? advertised : altServices.isBroken(samePort, now) ? null : samePort;
+        yield altServices.isBroken(samePort, now) ? null : samePort;
       }
       default -> altServices.http3For(origin, System.nanoTime());
     };
