@@ -42,7 +42,7 @@ public final class Request {
     this.expectContinue = b.expectContinue;
     this.maxBodySize = b.maxBodySize;
     this.retryPolicy = b.retryPolicy;
-    this.tags = b.tags == null ? null : Map.copyOf(b.tags);
+    this.tags = b.tags;
   }
 
   /** A GET request. */
@@ -66,14 +66,13 @@ public final class Request {
   }
 
   public Builder toBuilder() {
-    Builder b = new Builder(method, url);
-    b.headers = headers.toBuilder();
+    Builder b = new Builder(method, url, headers.toBuilder()); // both checked when this request was built
     b.body = body;
     b.timeout = timeout;
     b.expectContinue = expectContinue;
     b.maxBodySize = maxBodySize;
     b.retryPolicy = retryPolicy;
-    b.tags = tags == null ? null : new java.util.HashMap<>(tags);
+    b.tags = tags;
     return b;
   }
 
@@ -182,12 +181,16 @@ public final class Request {
   public static final class Builder {
     private final String method;
     private URI url;
-    private Headers.Builder headers = Headers.builder();
+    private Headers.Builder headers;
     private RequestBody body;
     private Timeout timeout;
     private boolean expectContinue;
     private long maxBodySize = -1;
     private RetryPolicy retryPolicy;
+    /**
+     * Immutable, shared with the requests built and the builders copied from them (a copy costs nothing); a
+     * change makes a new map. Null when there are none.
+     */
     private Map<Class<?>, Object> tags;
 
     private Builder(String method, URI url) {
@@ -197,6 +200,13 @@ public final class Request {
       }
       this.method = method;
       this.url = url;
+      this.headers = Headers.builder();
+    }
+
+    private Builder(String method, URI url, Headers.Builder headers) {
+      this.method = method;
+      this.url = url;
+      this.headers = headers;
     }
 
     /** Appends a header field (a name may repeat). */
@@ -294,15 +304,18 @@ public final class Request {
      */
     public <T> Builder tag(Class<T> type, T value) {
       Objects.requireNonNull(type, "type");
-      if (value == null) {
-        if (tags != null) {
-          tags.remove(type);
+      if (tags == null) {
+        if (value != null) {
+          tags = Map.of(type, type.cast(value)); // the usual case: one tag
         }
-      } else {
-        if (tags == null) {
-          tags = new java.util.HashMap<>(4);
+      } else if (value != null || tags.containsKey(type)) {
+        Map<Class<?>, Object> changed = new java.util.HashMap<>(tags);
+        if (value == null) {
+          changed.remove(type);
+        } else {
+          changed.put(type, type.cast(value));
         }
-        tags.put(type, type.cast(value));
+        tags = changed.isEmpty() ? null : Map.copyOf(changed);
       }
       return this;
     }
@@ -311,9 +324,11 @@ public final class Request {
     public Builder tags(Request other) {
       if (other.tags != null) {
         if (tags == null) {
-          tags = new java.util.HashMap<>(other.tags);
+          tags = other.tags;
         } else {
-          tags.putAll(other.tags);
+          Map<Class<?>, Object> merged = new java.util.HashMap<>(tags);
+          merged.putAll(other.tags);
+          tags = Map.copyOf(merged);
         }
       }
       return this;

@@ -102,6 +102,12 @@ public final class BenchMain implements Callable<Integer> {
   @Option(names = "--batches", paramLabel = "K", description = "Timed batches per cell. Default 3 (--full 5).")
   Integer batches;
 
+  @Option(names = "--repeat", paramLabel = "K", description = "Run every client K times, each in a fresh JVM, the "
+      + "clients' order reversed every other run; each cell is the median over the runs (range: the runs' medians), "
+      + "and a strand variant is compared with plain strand run by run. For differences smaller than one JVM's "
+      + "±20-30 %%. Default 1.")
+  int repeat = 1;
+
   @Option(names = "--server", paramLabel = "URL",
       description = "Benchmark this server instead of starting the embedded one (its /stats is used if it has one).")
   URI server;
@@ -226,8 +232,8 @@ public final class BenchMain implements Callable<Integer> {
         return 2;
       }
     }
-    if (concurrency.stream().anyMatch(c -> c < 1) || batches < 1 || duration <= 0) {
-      stderr.println("strand bench: concurrency, batches and duration must be positive");
+    if (concurrency.stream().anyMatch(c -> c < 1) || batches < 1 || duration <= 0 || repeat < 1) {
+      stderr.println("strand bench: concurrency, batches, duration and repeat must be positive");
       return 2;
     }
     String started = DateTimeFormatter.ISO_INSTANT.format(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
@@ -241,6 +247,11 @@ public final class BenchMain implements Callable<Integer> {
       notes.add("handshake-jdk / handshake-openssl: strand only, Connection: close and no keep-alive, so every "
           + "request is a new TCP connection and a full TLS handshake (certificate verified against the test CA): "
           + "req/s = handshakes/s, CPU µs/req = client CPU µs per handshake (and request).");
+    }
+    if (repeat > 1) {
+      notes.add("--repeat " + repeat + ": every client ran " + repeat + " times, each in a fresh JVM, the clients' "
+          + "order reversed every other run. A cell's req/s, CPU and latency are medians over the runs; its range "
+          + "spans the runs' medians.");
     }
     if (quick || smoke) {
       notes.add("Preset " + preset() + ": indicative only (short warm-up, few levels and batches). "
@@ -314,15 +325,18 @@ public final class BenchMain implements Callable<Integer> {
         defaultsRows = defaultsReport(runClients, base, logs);
       }
 
-      List<Cell> cells = new ArrayList<>();
-      int steps = scenarios.size() * runClients.size();
+      List<List<Cell>> runs = new ArrayList<>();
+      for (int r = 0; r < repeat; r++) {
+        runs.add(new ArrayList<>());
+      }
+      int steps = scenarios.size() * runClients.size() * repeat;
       double planned = 0;
       for (String scenario : scenarios) {
         Scenario sc = Scenario.of(scenario);
         URI on = serverFor(sc, base, embedded);
         planned += on != null && embedded != null && !sc.onCaddy() ? warmupFor(sc) : 0;
         for (String client : runClients) {
-          planned += plannedSeconds(client, sc, on == null ? null : on.resolve(sc.path()));
+          planned += repeat * plannedSeconds(client, sc, on == null ? null : on.resolve(sc.path()));
         }
       }
       progress.plan(planned);
@@ -343,47 +357,53 @@ public final class BenchMain implements Callable<Integer> {
           warmServer(url, sc, scenarioCa, expect, progress);
           progress.advance(warmupFor(sc));
         }
-        for (String client : runClients) {
-          if (sc.handshake() && !client.equals("strand") && !client.startsWith("fake")) {
-            continue; // strand-only by design (the report's method says so), so no n/a rows either
-          }
-          step++;
-          progress.step("[" + step + "/" + steps + "]");
-          String na = notApplicable(client, sc, url);
-          if (na != null) {
-            String kind = REFERENCES.contains(client) ? "reference" : client.startsWith("fake") ? "fake" : "java";
-            for (int c : concurrency) {
-              cells.add(Cell.notApplicable(client, kind, scenario, c, na));
+        for (int r = 0; r < repeat; r++) {
+          List<Cell> cells = runs.get(r);
+          String run = repeat == 1 ? "" : "-run" + (r + 1);
+          for (String client : r % 2 == 0 ? runClients : runClients.reversed()) {
+            if (sc.handshake() && !client.equals("strand") && !client.startsWith("fake")) {
+              continue; // strand-only by design (the report's method says so), so no n/a rows either
             }
-            continue;
-          }
-          if (client.equals("h2load")) {
-            for (int c : concurrency) {
-              cells.add(H2loadRunner.level(url, scenario, c, re, each, batches, scenarioStats, progress::update));
+            step++;
+            progress.step("[" + step + "/" + steps + "]");
+            String na = notApplicable(client, sc, url);
+            if (na != null) {
+              String kind = REFERENCES.contains(client) ? "reference" : client.startsWith("fake") ? "fake" : "java";
+              for (int c : concurrency) {
+                cells.add(Cell.notApplicable(client, kind, scenario, c, na));
+              }
+              continue;
             }
-          } else if (client.equals("wrk")) {
-            for (int c : concurrency) {
-              cells.add(WrkRunner.level(url, scenario, c, re, each, batches, scenarioStats, progress::update));
+            if (client.equals("h2load")) {
+              for (int c : concurrency) {
+                cells.add(H2loadRunner.level(url, scenario, c, re, each, batches, scenarioStats, progress::update));
+              }
+            } else if (client.equals("wrk")) {
+              for (int c : concurrency) {
+                cells.add(WrkRunner.level(url, scenario, c, re, each, batches, scenarioStats, progress::update));
+              }
+            } else if (client.equals("aiohttp")) {
+              cells.addAll(AiohttpRunner.run(url, scenario, concurrency, expect, warm, re, each, batches, scenarioStats,
+                  progress::update, logs.resolve("aiohttp" + run + ".log")));
+            } else {
+              cells.addAll(javaClient(client, url, sc, expect, scenarioStats, scenarioCa, progress, logs, run));
             }
-          } else if (client.equals("aiohttp")) {
-            cells.addAll(AiohttpRunner.run(url, scenario, concurrency, expect, warm, re, each, batches, scenarioStats,
-                progress::update, logs.resolve("aiohttp.log")));
-          } else {
-            cells.addAll(javaClient(client, url, sc, expect, scenarioStats, scenarioCa, progress, logs));
+            progress.advance(plannedSeconds(client, sc, url)); // steps skipped above had none planned
           }
-          progress.advance(plannedSeconds(client, sc, url)); // steps skipped above had none planned
         }
       }
       progress.done();
+      List<Cell> cells = repeat == 1 ? runs.get(0) : Repeats.combine(runs);
 
       String finished = DateTimeFormatter.ISO_INSTANT.format(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
       notes.add("Load average (1 min) at the end: " + loadAverage() + " on "
           + Runtime.getRuntime().availableProcessors() + " cores; anything else running skews the numbers.");
       Results.Meta meta = new Results.Meta(started, finished, preset(), machineDesc, "java " + Runtime.version() + " ("
           + System.getProperty("java.vm.name") + ")", serverDesc, server == null, scenarios, concurrency, runClients,
-          warmup, rewarm, duration, batches, timeout, notes);
-      Results partial = new Results(meta, cells, defaultsRows, List.of(), setups);
-      Results results = new Results(meta, cells, defaultsRows, Targets.evaluate(partial), setups);
+          warmup, rewarm, duration, batches, timeout, repeat, notes);
+      List<List<Cell>> eachRun = repeat == 1 ? List.of() : runs;
+      Results partial = new Results(meta, cells, defaultsRows, List.of(), setups, eachRun);
+      Results results = new Results(meta, cells, defaultsRows, Targets.evaluate(partial), setups, eachRun);
       String md = Report.write(results, dir);
       stdout.print(md);
       stdout.println();
@@ -503,8 +523,9 @@ public final class BenchMain implements Callable<Integer> {
     }
   }
 
+  /** @param run appended to the log's name: {@code "-run2"} for the second of several runs, else empty */
   private List<Cell> javaClient(String client, URI url, Scenario sc, int expect, URI statsBase, Path ca,
-      Progress progress, Path logs) {
+      Progress progress, Path logs, String run) {
     String scenario = sc.name();
     double warmup = warmupFor(sc);
     List<String> args = new ArrayList<>(List.of("--client", client, "--url", url.toString(), "--scenario", scenario,
@@ -528,7 +549,7 @@ public final class BenchMain implements Callable<Integer> {
     List<String> jvmArgs = new ArrayList<>(forwardedProperties());
     jvmArgs.addAll(entry.jvmArgs());
     Children.Outcome o = Children.run(Children.java(jvmArgs, Children.classpath(entry.extraLib()), ClientRunner.class, args), budget,
-        progress::update, logs.resolve(client + "-" + Report.slug(scenario) + ".log"));
+        progress::update, logs.resolve(client + "-" + Report.slug(scenario) + run + ".log"));
     List<Cell> cells = new ArrayList<>();
     for (String line : o.results()) {
       try {

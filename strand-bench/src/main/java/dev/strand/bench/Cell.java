@@ -70,10 +70,17 @@ public record Cell(
           null, 0, errors, null, null, null, connections);
     }
     List<Double> sorted = batchRps.stream().sorted().toList();
-    int n = sorted.size();
-    double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    double median = median(sorted);
     String status = errors == 0 ? "ok" : "errors";
     return new Cell(client, kind, scenario, concurrency, status, errors == 0 ? null : firstError, batchRps,
-        median, sorted.get(0), sorted.get(n - 1), requests, errors, cpuUsPerRequest, p50Ms, p99Ms, connections);
+        median, sorted.get(0), sorted.get(sorted.size() - 1), requests, errors, cpuUsPerRequest, p50Ms, p99Ms,
+        connections);
+  }
+
+  /** The median of {@code values} (not empty): the middle one, or the mean of the two middle ones. */
+  static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 }

@@ -100,11 +100,6 @@ final class ReferenceLevel {
   }
 
   static Double median(List<Double> xs) {
-    if (xs.isEmpty()) {
-      return null;
-    }
-    List<Double> s = xs.stream().sorted().toList();
-    int n = s.size();
-    return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+    return xs.isEmpty() ? null : Cell.median(xs);
   }
 }

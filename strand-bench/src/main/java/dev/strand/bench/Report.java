@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -234,8 +235,12 @@ public final class Report {
     if (names.isEmpty()) {
       return;
     }
-    s.append("Strand variants beside plain strand (same run; CPU per request is the cost of the feature):\n\n");
-    s.append("| variant | c | req/s | ÷ strand req/s | CPU µs/req | ÷ strand CPU µs/req |\n|---|---:|---:|---:|---:|---:|\n");
+    boolean paired = !r.runs().isEmpty();
+    s.append("Strand variants beside plain strand (same run; CPU per request is the cost of the feature")
+        .append(paired ? "; paired: the variant's CPU per request ÷ strand's within each run, median (min–max) over "
+            + r.runs().size() + " runs" : "").append("):\n\n");
+    s.append("| variant | c | req/s | ÷ strand req/s | CPU µs/req | ÷ strand CPU µs/req |")
+        .append(paired ? " paired ÷ strand CPU |\n|---|---:|---:|---:|---:|---:|---:|\n" : "\n|---|---:|---:|---:|---:|---:|\n");
     for (String name : names) {
       for (int c : m.concurrency()) {
         Cell v = r.find(name, scenario, c);
@@ -248,7 +253,13 @@ public final class Report {
         s.append("| ").append(name).append(" | ").append(c).append(" | ").append(num(v.rps()))
             .append(" | ").append(ratio(v.rps(), base))
             .append(" | ").append(v.cpuUsPerRequest() == null ? "—" : String.format(java.util.Locale.ROOT, "%.1f", v.cpuUsPerRequest()))
-            .append(" | ").append(ratio(v.cpuUsPerRequest(), baseCpu)).append(" |\n");
+            .append(" | ").append(ratio(v.cpuUsPerRequest(), baseCpu));
+        if (paired) {
+          List<Double> ratios = Repeats.pairedCpuRatios(r.runs(), name, scenario, c);
+          s.append(" | ").append(ratios.isEmpty() ? "—" : String.format(Locale.ROOT, "%.2f× (%.2f–%.2f)",
+              Cell.median(ratios), Collections.min(ratios), Collections.max(ratios)));
+        }
+        s.append(" |\n");
       }
     }
     s.append("\n");

@@ -3,14 +3,25 @@ package dev.strand.bench;
 import java.util.List;
 import java.util.Map;
 
-/** Everything one bench run produced; written as results.json and read back by the tests. */
+/**
+ * Everything one bench run produced; written as results.json and read back by the tests.
+ *
+ * @param cells one per client, scenario and level (with {@code --repeat}, the runs combined: {@link Repeats})
+ * @param runs  with {@code --repeat}, each run's own cells, in the order the runs were made; else empty
+ */
 public record Results(Meta meta, List<Cell> cells, List<DefaultsProbe.Defaults> defaults, List<Targets.Verdict> targets,
-    Map<String, String> setups) {
+    Map<String, String> setups, List<List<Cell>> runs) {
+
+  /** A run of the matrix made once. */
+  public Results(Meta meta, List<Cell> cells, List<DefaultsProbe.Defaults> defaults, List<Targets.Verdict> targets,
+      Map<String, String> setups) {
+    this(meta, cells, defaults, targets, setups, List.of());
+  }
 
   /** How the run was made. Durations in seconds. */
   public record Meta(String started, String finished, String preset, String machine, String java, String server,
       boolean embeddedServer, List<String> scenarios, List<Integer> concurrency, List<String> clients,
-      double warmup, double rewarm, double duration, int batches, double timeout, List<String> notes) {}
+      double warmup, double rewarm, double duration, int batches, double timeout, int repeats, List<String> notes) {}
 
   public List<Cell> scenario(String s) {
     return cells.stream().filter(c -> c.scenario().equals(s)).toList();

@@ -23,7 +23,7 @@ class ReportTest {
   static Results.Meta meta(String preset, List<String> scenarios, List<Integer> concurrency, List<String> clients,
       List<String> notes) {
     return new Results.Meta("2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z", preset, "2 cores", "java 21", "embedded",
-        true, scenarios, concurrency, clients, 1, 1, 1, 3, 30, notes);
+        true, scenarios, concurrency, clients, 1, 1, 1, 3, 30, 1, notes);
   }
 
   static Results sample() {
