@@ -56,11 +56,9 @@ class RepeatsTest {
   @Test
   void aVariantIsComparedWithStrandWithinEachRun() {
     List<List<Cell>> runs = List.of(
-        List.of(ok("strand", "java", "/small", 100, 50_000, 20, 100),
-            ok("strand-listener", "java", "/small", 100, 48_000, 21, 100)),
-        List.of(ok("strand-listener", "java", "/small", 100, 40_000, 33, 100),
-            ok("strand", "java", "/small", 100, 41_000, 30, 100)),
-        List.of(ok("strand", "java", "/small", 100, 50_000, 20, 100),
+        pair(ok("strand", "java", "/small", 100, 50_000, 20, 100), listener(48_000, 21)),
+        pair(listener(40_000, 33), ok("strand", "java", "/small", 100, 41_000, 30, 100)),
+        pair(ok("strand", "java", "/small", 100, 50_000, 20, 100),
             Cell.failed("strand-listener", "java", "/small", 100, "boom")));
 
     List<Double> ratios = Repeats.pairedCpuRatios(runs, "strand-listener", "/small", 100);
@@ -73,12 +71,9 @@ class RepeatsTest {
   @Test
   void theReportGivesThePairedRatioBesideTheCombinedOne(@TempDir Path dir) throws Exception {
     List<List<Cell>> runs = List.of(
-        List.of(ok("strand", "java", "/small", 100, 50_000, 20, 100),
-            ok("strand-listener", "java", "/small", 100, 48_000, 21, 100)),
-        List.of(ok("strand-listener", "java", "/small", 100, 40_000, 33, 100),
-            ok("strand", "java", "/small", 100, 41_000, 30, 100)),
-        List.of(ok("strand", "java", "/small", 100, 45_000, 25, 100),
-            ok("strand-listener", "java", "/small", 100, 44_000, 25, 100)));
+        pair(ok("strand", "java", "/small", 100, 50_000, 20, 100), listener(48_000, 21)),
+        pair(listener(40_000, 33), ok("strand", "java", "/small", 100, 41_000, 30, 100)),
+        pair(ok("strand", "java", "/small", 100, 45_000, 25, 100), listener(44_000, 25)));
     Results.Meta meta = ReportTest.meta("default", List.of("/small"), List.of(100),
         List.of("strand", "strand-listener"), List.of());
     Results r = new Results(meta, Repeats.combine(runs), List.of(), List.of(), Map.of(), runs);
@@ -88,5 +83,14 @@ class RepeatsTest {
     assertTrue(md.contains("median (min–max) over 3 runs"), md);
     assertTrue(md.contains("| strand-listener | 100 | 44,000 | 0.98× | 25.0 | 1.00× | 1.05× (1.00–1.10) |"), md);
     assertEquals(runs, Report.read(dir.resolve("results.json")).runs());
+  }
+
+  private static Cell listener(double rps, double cpu) {
+    return ok("strand-listener", "java", "/small", 100, rps, cpu, 100);
+  }
+
+  /** One run of two clients, in the order they ran. */
+  private static List<Cell> pair(Cell first, Cell second) {
+    return List.of(first, second);
   }
 }
