@@ -12,6 +12,10 @@ import java.util.Map;
 public record Results(Meta meta, List<Cell> cells, List<DefaultsProbe.Defaults> defaults, List<Targets.Verdict> targets,
     Map<String, String> setups, List<List<Cell>> runs) {
 
+  public Results {
+    runs = runs == null ? List.of() : runs; // a results.json written before --repeat has none
+  }
+
   /** A run of the matrix made once. */
   public Results(Meta meta, List<Cell> cells, List<DefaultsProbe.Defaults> defaults, List<Targets.Verdict> targets,
       Map<String, String> setups) {

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +51,30 @@ class BenchSmokeTest {
     assertTrue(jdk.connections() >= 1 && jdk.connections() <= 2, "connections " + jdk.connections());
     assertTrue(Files.exists(dir.resolve("index.html")) && Files.exists(dir.resolve("rps-small.svg")));
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("jdk /small c=2 batch 2/2"), "progress line");
+  }
+
+  @Test
+  @Timeout(180)
+  void repeatRunsEveryClientAgainInReversedOrderAndPairsTheVariant(@TempDir Path dir) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code = BenchMain.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        "--clients", "strand,strand-listener", "--concurrency", "2", "--scenario", "small", "--repeat", "2",
+        "--warmup", "0.5", "--rewarm", "0.2", "--duration", "0.5", "--batches", "2", "--no-defaults",
+        "--out", dir.toString());
+    String stdout = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, code, stdout);
+
+    Results r = Report.read(dir.resolve("results.json"));
+    assertEquals(2, r.meta().repeats());
+    assertEquals(List.of("strand", "strand-listener"), r.runs().get(0).stream().map(Cell::client).toList());
+    assertEquals(List.of("strand-listener", "strand"), r.runs().get(1).stream().map(Cell::client).toList());
+    Cell strand = r.find("strand", "/small", 2);
+    assertEquals("ok", strand.status(), String.valueOf(strand));
+    assertEquals(List.of(r.runs().get(0).get(0).rps(), r.runs().get(1).get(1).rps()), strand.batchRps());
+    assertTrue(Files.exists(dir.resolve("logs/strand-small-run1.log"))
+        && Files.exists(dir.resolve("logs/strand-small-run2.log")));
+    assertTrue(stdout.contains("median (min–max) over 2 runs"), stdout);
   }
 
   @Test
