@@ -359,7 +359,7 @@ public final class BenchMain implements Callable<Integer> {
         }
         for (int r = 0; r < repeat; r++) {
           List<Cell> cells = runs.get(r);
-          String run = repeat == 1 ? "" : "-run" + (r + 1);
+          String logSuffix = repeat == 1 ? "" : "-run" + (r + 1);
           for (String client : r % 2 == 0 ? runClients : runClients.reversed()) {
             if (sc.handshake() && !client.equals("strand") && !client.startsWith("fake")) {
               continue; // strand-only by design (the report's method says so), so no n/a rows either
@@ -384,9 +384,9 @@ public final class BenchMain implements Callable<Integer> {
               }
             } else if (client.equals("aiohttp")) {
               cells.addAll(AiohttpRunner.run(url, scenario, concurrency, expect, warm, re, each, batches, scenarioStats,
-                  progress::update, logs.resolve("aiohttp" + run + ".log")));
+                  progress::update, logs.resolve("aiohttp" + logSuffix + ".log")));
             } else {
-              cells.addAll(javaClient(client, url, sc, expect, scenarioStats, scenarioCa, progress, logs, run));
+              cells.addAll(javaClient(client, url, sc, expect, scenarioStats, scenarioCa, progress, logs, logSuffix));
             }
             progress.advance(plannedSeconds(client, sc, url)); // steps skipped above had none planned
           }
@@ -523,9 +523,9 @@ public final class BenchMain implements Callable<Integer> {
     }
   }
 
-  /** @param run appended to the log's name: {@code "-run2"} for the second of several runs, else empty */
+  /** @param logSuffix appended to the log's name: {@code "-run2"} for the second of several runs, else empty */
   private List<Cell> javaClient(String client, URI url, Scenario sc, int expect, URI statsBase, Path ca,
-      Progress progress, Path logs, String run) {
+      Progress progress, Path logs, String logSuffix) {
     String scenario = sc.name();
     double warmup = warmupFor(sc);
     List<String> args = new ArrayList<>(List.of("--client", client, "--url", url.toString(), "--scenario", scenario,
@@ -549,7 +549,7 @@ public final class BenchMain implements Callable<Integer> {
     List<String> jvmArgs = new ArrayList<>(forwardedProperties());
     jvmArgs.addAll(entry.jvmArgs());
     Children.Outcome o = Children.run(Children.java(jvmArgs, Children.classpath(entry.extraLib()), ClientRunner.class, args), budget,
-        progress::update, logs.resolve(client + "-" + Report.slug(scenario) + run + ".log"));
+        progress::update, logs.resolve(client + "-" + Report.slug(scenario) + logSuffix + ".log"));
     List<Cell> cells = new ArrayList<>();
     for (String line : o.results()) {
       try {

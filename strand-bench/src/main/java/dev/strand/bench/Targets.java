@@ -187,6 +187,9 @@ public final class Targets {
   static final String H3_VS_JETTY = "strand h3 ≥ 1.5× Jetty's HTTP/3 client, each c";
   static final String H3_VS_H2 = "strand h3 ≥ 0.5× strand h2, each c";
 
+  /** One server's HTTP/3 scenario, its HTTP/2 scenario, and how its cells are labelled in a verdict. */
+  private record Http3Scenarios(String h3, String h2, String label) {}
+
   /**
    * Issue 16's two bars: ahead of the one Java peer with HTTP/3, and not far behind strand's own HTTP/2; on the
    * testkit's servers ({@code h3} beside {@code h2}) and on Caddy ({@code caddy-h3} beside {@code caddy-h2}),
@@ -197,20 +200,22 @@ public final class Targets {
     List<String> jettyBad = new ArrayList<>();
     List<String> h2Ok = new ArrayList<>();
     List<String> h2Bad = new ArrayList<>();
-    for (String[] pair : new String[][] {{"h3", "h2", ""}, {"caddy-h3", "caddy-h2", "Caddy "}}) {
-      String server = pair[2];
+    List<Http3Scenarios> servers =
+        List.of(new Http3Scenarios("h3", "h2", ""), new Http3Scenarios("caddy-h3", "caddy-h2", "Caddy "));
+    for (Http3Scenarios sc : servers) {
+      String server = sc.label();
       for (int c : r.meta().concurrency()) {
-        Cell h3 = r.find("strand", pair[0], c);
+        Cell h3 = r.find("strand", sc.h3(), c);
         if (h3 == null || !h3.measured()) {
           continue;
         }
-        Cell jetty = r.find("jetty", pair[0], c);
+        Cell jetty = r.find("jetty", sc.h3(), c);
         if (jetty != null && jetty.measured()) {
           double ratio = h3.rps() / jetty.rps();
           (ratio >= 1.5 ? jettyOk : jettyBad).add(String.format("%sc=%d %.0f vs %.0f req/s = %.2f×", server, c,
               h3.rps(), jetty.rps(), ratio));
         }
-        Cell h2 = r.find("strand", pair[1], c);
+        Cell h2 = r.find("strand", sc.h2(), c);
         if (h2 != null && h2.measured()) {
           double ratio = h3.rps() / h2.rps();
           (ratio >= 0.5 ? h2Ok : h2Bad).add(String.format("%sc=%d %.0f vs %.0f req/s = %.2f×", server, c,
