@@ -1,5 +1,6 @@
 package dev.strand.bench;
 
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -69,12 +70,10 @@ public record Cell(
           firstError != null ? firstError : "no successful response in the timed batches", List.of(), null, null,
           null, 0, errors, null, null, null, connections);
     }
-    List<Double> sorted = batchRps.stream().sorted().toList();
-    double median = median(sorted);
     String status = errors == 0 ? "ok" : "errors";
     return new Cell(client, kind, scenario, concurrency, status, errors == 0 ? null : firstError, batchRps,
-        median, sorted.get(0), sorted.get(sorted.size() - 1), requests, errors, cpuUsPerRequest, p50Ms, p99Ms,
-        connections);
+        median(batchRps), Collections.min(batchRps), Collections.max(batchRps), requests, errors, cpuUsPerRequest,
+        p50Ms, p99Ms, connections);
   }
 
   /** The median of {@code values} (not empty): the middle one, or the mean of the two middle ones. */

@@ -1,6 +1,7 @@
 package dev.strand.bench;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,8 +55,7 @@ final class Repeats {
         .max(Comparator.naturalOrder()).orElse(null);
     String error = same.stream().map(Cell::error).filter(Objects::nonNull).findFirst().orElse(null);
     return new Cell(first.client(), first.kind(), first.scenario(), first.concurrency(), errors == 0 ? "ok" : "errors",
-        error, rps, Cell.median(rps), rps.stream().min(Double::compare).orElseThrow(),
-        rps.stream().max(Double::compare).orElseThrow(), sum(same, Cell::requests), errors,
+        error, rps, Cell.median(rps), Collections.min(rps), Collections.max(rps), sum(same, Cell::requests), errors,
         median(same, Cell::cpuUsPerRequest), median(same, Cell::p50Ms), median(same, Cell::p99Ms), connections);
   }
 
@@ -66,8 +66,8 @@ final class Repeats {
   static List<Double> pairedCpuRatios(List<List<Cell>> runs, String variant, String scenario, int concurrency) {
     List<Double> ratios = new ArrayList<>();
     for (List<Cell> run : runs) {
-      Cell v = find(run, variant, scenario, concurrency);
-      Cell s = find(run, "strand", scenario, concurrency);
+      Cell v = Results.find(run, variant, scenario, concurrency);
+      Cell s = Results.find(run, "strand", scenario, concurrency);
       if (v != null && s != null && v.cpuUsPerRequest() != null && s.cpuUsPerRequest() != null
           && s.cpuUsPerRequest() > 0) {
         ratios.add(v.cpuUsPerRequest() / s.cpuUsPerRequest());
@@ -83,12 +83,6 @@ final class Repeats {
 
   private static long sum(List<Cell> cells, java.util.function.ToLongFunction<Cell> f) {
     return cells.stream().mapToLong(f).sum();
-  }
-
-  private static Cell find(List<Cell> run, String client, String scenario, int concurrency) {
-    return run.stream()
-        .filter(c -> c.client().equals(client) && c.scenario().equals(scenario) && c.concurrency() == concurrency)
-        .findFirst().orElse(null);
   }
 
   private static String key(String client, String scenario, int concurrency) {

@@ -32,6 +32,11 @@ public record Results(Meta meta, List<Cell> cells, List<DefaultsProbe.Defaults> 
   }
 
   public Cell find(String client, String scenario, int concurrency) {
+    return find(cells, client, scenario, concurrency);
+  }
+
+  /** The cell of {@code client} on {@code scenario} at {@code concurrency} in {@code cells} (one run's, say), or null. */
+  static Cell find(List<Cell> cells, String client, String scenario, int concurrency) {
     return cells.stream()
         .filter(c -> c.client().equals(client) && c.scenario().equals(scenario) && c.concurrency() == concurrency)
         .findFirst().orElse(null);
