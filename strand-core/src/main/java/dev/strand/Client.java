@@ -272,6 +272,7 @@ public final class Client implements AutoCloseable {
     private RetryPolicy retryPolicy = RetryPolicy.none();
     private HttpCache cache;
     private java.nio.file.Path unixSocket;
+    private Dns dns;
     private EventListener eventListener;
     private CookieJar cookieJar;
     private java.nio.charset.Charset defaultCharset;
@@ -543,6 +544,15 @@ public final class Client implements AutoCloseable {
     }
 
     /**
+     * The resolver of the default transport (default {@link Dns#system()}); see {@link Dns} and
+     * {@link NettyTransport.Builder#dns}. Like {@link #proxy} it cannot be combined with {@link #transport}.
+     */
+    public Builder dns(Dns dns) {
+      this.dns = Objects.requireNonNull(dns, "dns");
+      return this;
+    }
+
+    /**
      * Sends every request of the default transport over this Unix domain socket; see
      * {@link NettyTransport.Builder#unixSocket}. Like {@link #proxy} it cannot be combined with {@link #transport}.
      */
@@ -561,6 +571,10 @@ public final class Client implements AutoCloseable {
         throw new IllegalStateException("proxy(...) configures the default transport, but transport(...) is set: "
             + "give the proxy to that transport (NettyTransport.builder().proxy(...)) instead");
       }
+      if (t != null && dns != null) {
+        throw new IllegalStateException("dns(...) configures the default transport, but transport(...) is set: "
+            + "give the resolver to that transport (NettyTransport.builder().dns(...)) instead");
+      }
       if (t != null && unixSocket != null) {
         throw new IllegalStateException("unixSocket(...) configures the default transport, but transport(...) is set: "
             + "give the socket to that transport (NettyTransport.builder().unixSocket(...)) instead");
@@ -575,6 +589,9 @@ public final class Client implements AutoCloseable {
         }
         if (unixSocket != null) {
           nb.unixSocket(unixSocket);
+        }
+        if (dns != null) {
+          nb.dns(dns);
         }
         t = nb.build();
       }

@@ -1,8 +1,13 @@
 package dev.strand;
 
+import dev.strand.internal.connect.DialSettings;
 import dev.strand.internal.netty.NettyEngine;
 import dev.strand.spi.Transport;
+import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -49,7 +54,7 @@ public final class NettyTransport implements Transport {
 
   private NettyTransport(Builder b) {
     this.engine = new NettyEngine(b.limits, b.ioThreads, b.maxHeaderSize, b.preferNative, b.tls, b.version, b.proxy.routes,
-        b.unixSocket);
+        b.unixSocket, new DialSettings(b.dns, b.attemptDelay, b.attemptTimeout, b.localAddress, b.connectTo));
   }
 
   /** A transport with default limits. */
@@ -108,8 +113,89 @@ public final class NettyTransport implements Transport {
     private Version version = Version.HTTP_2;
     private Proxy proxy = Proxy.none();
     private Path unixSocket;
+    private Dns dns = Dns.system();
+    private Duration attemptDelay = DialSettings.DEFAULT_ATTEMPT_DELAY;
+    private Duration attemptTimeout;
+    private InetAddress localAddress;
+    private final List<DialSettings.ConnectTo> connectTo = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * The resolver that turns host names into addresses (default {@link Dns#system()}); see {@link Dns}. Proxy
+     * names are resolved with it too; a name sent through a proxy's tunnel is resolved by the proxy.
+     */
+    public Builder dns(Dns dns) {
+      this.dns = Objects.requireNonNull(dns, "dns");
+      return this;
+    }
+
+    /**
+     * How long one address of a name is tried alone before the next one is tried beside it (default 250 ms,
+     * RFC 8305's "Connection Attempt Delay"). A name's addresses are tried in turn, IPv6 and IPv4
+     * interleaved from the family the resolver put first; an attempt that fails starts the next at once;
+     * the first connection up is kept and every other closed. The connect timeout bounds the whole race.
+     *
+     * {@snippet :
+     * NettyTransport patient = NettyTransport.builder().connectAttemptDelay(Duration.ofMillis(500)).build();
+     * }
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder connectAttemptDelay(Duration delay) {
+      if (delay.isNegative()) {
+        throw new IllegalArgumentException("connectAttemptDelay must not be negative: " + delay);
+      }
+      this.attemptDelay = delay;
+      return this;
+    }
+
+    /**
+     * How long one address is tried before it counts as failed (default: as long as the connect timeout
+     * allows). Shorter, it moves a name with many silent addresses along faster than the attempt delay
+     * alone, since a failed attempt starts the next one at once.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder connectAttemptTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("connectAttemptTimeout must be positive: " + timeout);
+      }
+      this.attemptTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Connects from this local address (curl's {@code --interface}, aiohttp's {@code local_addr}); only the
+     * server's addresses of the same family are tried. Default: the kernel picks.
+     */
+    public Builder localAddress(InetAddress address) {
+      this.localAddress = Objects.requireNonNull(address, "address");
+      return this;
+    }
+
+    /**
+     * Connections for {@code host:port} go to {@code toHost:toPort} instead, as with curl's
+     * {@code --connect-to HOST:PORT:TOHOST:TOPORT}; the URL still names the origin, for {@code Host}, TLS's
+     * server name and certificate check, cookies and the pool. An empty {@code host} matches every host, a
+     * {@code port} of 0 every port; an empty {@code toHost} or a {@code toPort} of 0 keeps that part. The
+     * first matching rule wins.
+     *
+     * {@snippet :
+     * NettyTransport canary = NettyTransport.builder().connectTo("api.example.com", 443, "10.0.0.9", 8443).build();
+     * }
+     */
+    public Builder connectTo(String host, int port, String toHost, int toPort) {
+      Objects.requireNonNull(host, "host");
+      Objects.requireNonNull(toHost, "toHost");
+      if (port < 0 || port > 65535 || toPort < 0 || toPort > 65535) {
+        throw new IllegalArgumentException("connectTo ports are 0 (any, or unchanged) to 65535: " + port + ", " + toPort);
+      }
+      String to = toHost.startsWith("[") && toHost.endsWith("]") ? toHost.substring(1, toHost.length() - 1) : toHost;
+      connectTo.add(new DialSettings.ConnectTo(host.startsWith("[") && host.endsWith("]")
+          ? host.substring(1, host.length() - 1) : host, port, to, toPort));
+      return this;
+    }
 
     /**
      * Connects to this Unix domain socket instead of the address of each request's host (default none:

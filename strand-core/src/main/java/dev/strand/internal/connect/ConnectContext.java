@@ -25,6 +25,9 @@ public interface ConnectContext {
   /** The proxy that {@code origin} is reached through, or {@code null} for a direct connection. */
   ProxyServer proxyFor(Origin origin);
 
+  /** How names become connections: resolver, Happy Eyeballs timings, local address, {@code --connect-to} rules. */
+  DialSettings dialing();
+
   /** The Unix domain socket every connection goes to, or {@code null} for TCP. */
   Path unixSocket();
 

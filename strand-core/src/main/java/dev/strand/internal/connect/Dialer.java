@@ -1,5 +1,6 @@
 package dev.strand.internal.connect;
 
+import dev.strand.HttpException;
 import dev.strand.Request;
 import dev.strand.internal.events.CallEvents;
 import dev.strand.internal.exchange.ErrorMapper;
@@ -25,8 +26,10 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -90,9 +93,9 @@ public final class Dialer {
    * @param mustTunnel as for {@link #route}
    * @param request for error messages; may be {@code null}
    */
-  public static void dial(EventLoops loops, Path unixSocket, Origin origin, ProxyServer proxy,
-      boolean mustTunnel, Duration limit, Request request, Then then) {
-    whenDialed(connect(loops, unixSocket, origin, proxy, mustTunnel, limit, request), then);
+  public static void dial(ConnectContext engine, Origin origin, ProxyServer proxy, boolean mustTunnel, Duration limit,
+      Request request, Then then) {
+    whenDialed(connect(engine, origin, proxy, mustTunnel, limit, request), then);
   }
 
   /**
@@ -110,92 +113,146 @@ public final class Dialer {
     });
   }
 
-  private static CompletableFuture<Channel> connect(EventLoops loops, Path unixSocket, Origin origin, ProxyServer proxy,
+  private static CompletableFuture<Channel> connect(ConnectContext engine, Origin origin, ProxyServer proxy,
       boolean mustTunnel, Duration limit, Request request) {
-    if (unixSocket != null) {
-      return openDomainSocket(loops, unixSocket, limit, request);
+    EventLoops loops = engine.loops();
+    if (engine.unixSocket() != null) {
+      return openDomainSocket(loops, engine.unixSocket(), limit, request);
     }
+    DialSettings settings = engine.dialing();
     Route route = route(proxy, origin, mustTunnel);
+    DialSettings.Target target = settings.target(origin.socketHost(), origin.port());
     CompletableFuture<Channel> dialed = new CompletableFuture<>();
     long start = System.nanoTime();
-    String host = proxy != null ? proxy.socketHost() : origin.socketHost();
-    int port = proxy != null ? proxy.port() : origin.port();
+    String host = proxy != null ? proxy.socketHost() : target.host();
+    int port = proxy != null ? proxy.port() : target.port();
+    String where = proxy != null ? "proxy " + proxy.authority() : showHost(host) + ":" + port;
+    Race race = new Race(loops, settings, origin, target, proxy, route, start, limit, request, where, dialed);
     if (NetUtil.isValidIpV4Address(host) || NetUtil.isValidIpV6Address(host)) {
-      open(loops, new InetSocketAddress(host, port), origin, proxy, route, start, limit, request, dialed);
+      race.run(List.of(NetUtil.createInetAddressFromIpAddressString(host)), port);
     } else {
       CallEvents events = CallEvents.of(request);
       Thread.ofVirtual().name("strand-resolve").start(() -> {
-        InetAddress address;
+        List<InetAddress> addresses;
         try {
           if (events != null) {
             events.dnsStart(host);
           }
-          address = InetAddress.getByName(host);
+          addresses = settings.dns().lookup(host);
+          if (addresses == null || addresses.isEmpty()) {
+            throw new UnknownHostException(host + ": the resolver (" + settings.dns() + ") returned no address");
+          }
           if (events != null) {
-            events.dnsEnd(host, List.of(address));
+            events.dnsEnd(host, addresses);
           }
         } catch (Exception e) {
-          dialed.completeExceptionally(proxy == null ? e : ErrorMapper.proxyUnreachable(e, proxy, request));
+          dialed.completeExceptionally(ErrorMapper.unreachable(e, request, where));
           return;
         }
-        open(loops, new InetSocketAddress(address, port), origin, proxy, route, start, limit, request, dialed);
+        race.run(addresses, port);
       });
     }
     return dialed;
   }
 
-  private static void open(EventLoops loops, InetSocketAddress address, Origin origin, ProxyServer proxy, Route route,
-      long start, Duration limit, Request request, CompletableFuture<Channel> dialed) {
-    ProxyHandler tunnel = route == Route.TUNNEL ? tunnelHandler(proxy, address) : null;
-    Bootstrap b = new Bootstrap()
-        .group(loops.group)
-        .channel(loops.channelType)
-        .option(ChannelOption.AUTO_READ, false)
-        .option(ChannelOption.TCP_NODELAY, true)
-        .option(ChannelOption.SO_KEEPALIVE, true)
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, limit == null ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, limit.toMillis())))
-        .handler(new ChannelInitializer<Channel>() {
-          @Override
-          protected void initChannel(Channel ch) {
-            if (tunnel != null) {
-              // The failure reaches the dial's future; the event going on would only be logged.
-              ch.pipeline().addLast("proxy", tunnel);
-              if (tunnel instanceof HttpProxyHandler) { // its codec is now in place, before it
-                ch.pipeline().addBefore("proxy", CONNECT_RESPONSE_CHECK, new ConnectResponseCheck());
-              }
-              ch.pipeline().addLast(DIAL_ERRORS, new ChannelInboundHandlerAdapter() {
-                @Override
-                public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {}
-              });
-            }
-          }
-        });
-    SocketAddress remote = address;
-    if (tunnel != null) {
-      // The proxy handler connects to the proxy and asks it for this target, by name.
-      b.resolver(NoopAddressResolverGroup.INSTANCE);
-      remote = InetSocketAddress.createUnresolved(origin.socketHost(), origin.port());
-    }
-    CallEvents events = CallEvents.of(request);
-    if (events != null) {
-      events.connectStart(address);
-    }
-    b.connect(remote).addListener((ChannelFuture f) -> {
-      if (events != null) {
-        if (f.isSuccess()) {
-          events.connectEnd(address);
-        } else {
-          events.connectFailed(address, f.cause());
+  /** The TCP connections of one dial: every address of a name raced, then the tunnel on the winner. */
+  private record Race(EventLoops loops, DialSettings settings, Origin origin, DialSettings.Target target,
+      ProxyServer proxy, Route route, long start, Duration limit, Request request, String where,
+      CompletableFuture<Channel> dialed) {
+    void run(List<InetAddress> resolved, int port) {
+      List<InetSocketAddress> addresses = new ArrayList<>();
+      InetAddress local = settings.localAddress();
+      for (InetAddress a : AddressRace.interleave(resolved)) {
+        if (local == null || local.getClass() == a.getClass()) {
+          addresses.add(new InetSocketAddress(a, port));
         }
       }
-      if (!f.isSuccess()) {
-        dialed.completeExceptionally(proxy == null ? f.cause() : ErrorMapper.proxyUnreachable(f.cause(), proxy, request));
-      } else if (tunnel == null) {
-        dialed.complete(f.channel());
-      } else {
-        awaitTunnel(f.channel(), tunnel, origin, proxy, start, limit, request, dialed);
+      if (addresses.isEmpty()) {
+        dialed.completeExceptionally(ErrorMapper.unreachable(new java.net.ConnectException("no address of "
+            + resolved + " is of the local address " + local.getHostAddress() + "'s family"), request, where));
+        return;
       }
-    });
+      long deadline = limit == null ? Long.MAX_VALUE : start + limit.toNanos();
+      AddressRace.run(loops.group.next(), addresses, settings.attemptDelay(), settings.attemptTimeout(), deadline,
+          CallEvents.of(request), this::open).whenComplete((ch, failure) -> {
+            if (failure == null) {
+              won(ch);
+            } else {
+              dialed.completeExceptionally(failed((AddressRace.Failed) failure, addresses));
+            }
+          });
+    }
+
+    private HttpException failed(AddressRace.Failed race, List<InetSocketAddress> addresses) {
+      if (addresses.size() == 1 && race.failures.size() == 1) { // worded as ever for a single address
+        Throwable only = race.failures.values().iterator().next();
+        return ErrorMapper.unreachable(race.timedOut && !(only instanceof io.netty.channel.ConnectTimeoutException)
+            ? new io.netty.channel.ConnectTimeoutException(only.getMessage()) : only, request, where);
+      }
+      return ErrorMapper.everyAddressFailed(race.getMessage(), race.timedOut, request, where);
+    }
+
+    private ChannelFuture open(InetSocketAddress address, int timeoutMillis) {
+      ProxyHandler tunnel = route == Route.TUNNEL ? tunnelHandler(proxy, address) : null;
+      Bootstrap b = new Bootstrap()
+          .group(loops.group)
+          .channel(loops.channelType)
+          .option(ChannelOption.AUTO_READ, false)
+          .option(ChannelOption.TCP_NODELAY, true)
+          .option(ChannelOption.SO_KEEPALIVE, true)
+          .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeoutMillis)
+          .handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+              if (tunnel != null) {
+                // The failure reaches the dial's future; the event going on would only be logged.
+                ch.pipeline().addLast("proxy", tunnel);
+                if (tunnel instanceof HttpProxyHandler) { // its codec is now in place, before it
+                  ch.pipeline().addBefore("proxy", CONNECT_RESPONSE_CHECK, new ConnectResponseCheck());
+                }
+                ch.pipeline().addLast(DIAL_ERRORS, new ChannelInboundHandlerAdapter() {
+                  @Override
+                  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {}
+                });
+              }
+            }
+          });
+      if (settings.localAddress() != null) {
+        b.localAddress(new InetSocketAddress(settings.localAddress(), 0));
+      }
+      SocketAddress remote = address;
+      if (tunnel != null) {
+        // The proxy handler connects to the proxy and asks it for this target, by name.
+        b.resolver(NoopAddressResolverGroup.INSTANCE);
+        remote = InetSocketAddress.createUnresolved(target.host(), target.port());
+      }
+      return b.connect(remote);
+    }
+
+    private void won(Channel ch) {
+      if (route != Route.TUNNEL) {
+        dialed.complete(ch);
+        return;
+      }
+      ch.eventLoop().execute(() -> awaitTunnel(ch, (ProxyHandler) ch.pipeline().get("proxy"), origin, proxy, start,
+          limit, request, dialed));
+    }
+  }
+
+  /** An address as messages show it: {@code [::1]:80}, {@code 127.0.0.1:80}. */
+  static String show(InetSocketAddress address) {
+    return showHost(address.getAddress() == null ? address.getHostString() : address.getAddress().getHostAddress())
+        + ":" + address.getPort();
+  }
+
+  private static String showHost(String host) {
+    return host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+  }
+
+  /** Why one attempt failed, in a few words. */
+  static String reason(Throwable cause) {
+    return cause instanceof io.netty.channel.ConnectTimeoutException ? "(timed out)"
+        : "(" + ErrorMapper.why(cause) + ")";
   }
 
   /** A connection to a Unix domain socket: no resolving, no TCP options; a failure names the socket. */

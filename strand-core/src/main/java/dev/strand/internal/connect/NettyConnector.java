@@ -48,7 +48,7 @@ public final class NettyConnector implements Connector<NettyConnection> {
         : Timeout.DEFAULT.connect();
     ProxyServer proxy = engine.proxyFor(origin);
     boolean priorKnowledge = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE;
-    Dialer.dial(engine.loops(), engine.unixSocket(), origin, proxy, priorKnowledge, limit, request, (ch, error) -> {
+    Dialer.dial(engine, origin, proxy, priorKnowledge, limit, request, (ch, error) -> {
       if (error != null) {
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
           LOG.log(System.Logger.Level.DEBUG, "connecting to " + origin + " failed: " + error);

@@ -41,13 +41,24 @@ public final class ErrorMapper {
     return unreachable(cause, request, "proxy " + proxy.authority());
   }
 
-  private static HttpException unreachable(Throwable cause, Request request, String where) {
+  /** A failure to reach {@code where} ({@code "host:port"}, {@code "proxy host:port"}), worded for the user. */
+  public static HttpException unreachable(Throwable cause, Request request, String where) {
     if (cause instanceof io.netty.channel.ConnectTimeoutException) {
       var limit = request == null || request.timeout() == null ? null : request.timeout().connect();
       return new ConnectTimeoutException("connect to " + where + " timed out"
           + (limit == null ? "" : " after " + seconds(limit.toNanos())) + suffix(request), request, cause);
     }
     return new ConnectException("cannot connect to " + where + ": " + why(cause) + suffix(request), request, cause);
+  }
+
+  /** No address of {@code where} could be connected to; {@code detail} names each and why. */
+  public static HttpException everyAddressFailed(String detail, boolean timedOut, Request request, String where) {
+    if (timedOut) {
+      var limit = request == null || request.timeout() == null ? null : request.timeout().connect();
+      return new ConnectTimeoutException("connect to " + where + " timed out"
+          + (limit == null ? "" : " after " + seconds(limit.toNanos())) + ": " + detail + suffix(request), request);
+    }
+    return new ConnectException("cannot connect to " + where + ": " + detail + suffix(request), request);
   }
 
   /** The proxy did not open the tunnel: it answered CONNECT with an error status, or SOCKS with a failure. */
@@ -70,8 +81,11 @@ public final class ErrorMapper {
         + proxy.authority() + " timed out after " + seconds(limit.toNanos()) + suffix(request), request);
   }
 
-  private static String why(Throwable cause) {
-    if (cause instanceof UnknownHostException || cause instanceof UnresolvedAddressException) {
+  /** The cause of a failed connect in a few words. */
+  public static String why(Throwable cause) {
+    if (cause instanceof UnknownHostException u && u.getMessage() != null && u.getMessage().contains(" ")) {
+      return "unknown host (" + u.getMessage() + ")"; // a resolver's own words: what was wrong, not just the name
+    } else if (cause instanceof UnknownHostException || cause instanceof UnresolvedAddressException) {
       return "unknown host";
     } else if (cause instanceof java.net.ConnectException && cause.getMessage() != null
         && cause.getMessage().contains("refused")) {

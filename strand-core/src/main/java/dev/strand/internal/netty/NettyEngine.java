@@ -10,6 +10,7 @@ import dev.strand.Tls;
 import dev.strand.Version;
 import dev.strand.WebSocket;
 import dev.strand.internal.connect.ConnectContext;
+import dev.strand.internal.connect.DialSettings;
 import dev.strand.internal.connect.EventLoops;
 import dev.strand.internal.connect.NettyConnector;
 import dev.strand.internal.connect.TlsSetup;
@@ -55,6 +56,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   private final ProxyRoutes proxy;
   /** Where every connection goes instead of the origin's address, or {@code null} for TCP. */
   final Path unixSocket;
+  private final DialSettings dialing;
   private final long expiryNanos;
   private volatile boolean closed;
   /** The origin of the last request sent; see {@link #originOf}. */
@@ -67,9 +69,9 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
    * @throws IllegalArgumentException if {@code tls} names unusable files (its context is built here)
    */
   public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative, Tls tls, Version version,
-      ProxyRoutes proxy, Path unixSocket) {
+      ProxyRoutes proxy, Path unixSocket, DialSettings dialing) {
     this(limits, new TlsSetup(tls, version), http3Provider(version), EventLoops.create(ioThreads, preferNative), version,
-        proxy, unixSocket, (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize), maxHeaderSize);
+        proxy, unixSocket, dialing, (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize), maxHeaderSize);
   }
 
   /** With another way to connect: tests put HTTP/1.1 connections on an {@code EmbeddedChannel}. */
@@ -77,13 +79,14 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   public NettyEngine(Limits limits, EventLoops loops, Function<NettyEngine, Connector<Http1Connection>> connector) {
     // A connector of Http1Connections only ever hands the pool NettyConnections; waiters are Exchanges.
     this(limits, new TlsSetup(null, Version.HTTP_1_1), null, loops, Version.HTTP_1_1, ProxyRoutes.DIRECT, null,
-        (ConnectorFactory) e -> (Connector<NettyConnection>) (Connector<?>) connector.apply(e), 64 * 1024);
+        DialSettings.DEFAULT, (ConnectorFactory) e -> (Connector<NettyConnection>) (Connector<?>) connector.apply(e), 64 * 1024);
   }
 
   // TLS and the HTTP/3 module first: a configuration error then fails before any thread is started.
   private NettyEngine(Limits limits, TlsSetup tls, Http3Provider http3, EventLoops loops, Version version,
-      ProxyRoutes proxy, Path unixSocket, ConnectorFactory connector, int maxHeaderSize) {
+      ProxyRoutes proxy, Path unixSocket, DialSettings dialing, ConnectorFactory connector, int maxHeaderSize) {
     this.loops = loops;
+    this.dialing = dialing;
     this.proxy = proxy;
     this.unixSocket = unixSocket;
     this.webSockets = new WebSocketConnector(this, maxHeaderSize);
@@ -234,6 +237,11 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   @Override
   public Version version() {
     return version;
+  }
+
+  @Override
+  public DialSettings dialing() {
+    return dialing;
   }
 
   @Override

@@ -109,7 +109,7 @@ public final class WebSocketConnector {
       int maxMessageSize, CompletableFuture<WebSocket> result) {
     Duration limit = request.timeout() != null ? request.timeout().connect() : Timeout.DEFAULT.connect();
     // Through an HTTP proxy always a CONNECT tunnel (as for h2c): forwarding proxies need not relay an upgrade.
-    Dialer.dial(engine.loops(), engine.unixSocket(), origin, engine.proxyFor(origin), true, limit, request, (ch, error) -> {
+    Dialer.dial(engine, origin, engine.proxyFor(origin), true, limit, request, (ch, error) -> {
       if (error != null) {
         result.completeExceptionally(engine.isClosed() ? clientClosed(request) : ErrorMapper.connect(error, request, origin));
         return;

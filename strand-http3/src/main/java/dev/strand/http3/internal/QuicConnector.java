@@ -57,18 +57,22 @@ final class QuicConnector implements Connector<NettyConnection> {
             "cannot set up TLS for HTTP/3: " + error.getMessage() + suffix(request), request, error));
         return;
       }
-      String host = quic.socketHost();
+      var target = engine.dialing().target(quic.socketHost(), quic.port()); // curl's --connect-to applies here too
+      String host = target.host();
+      int port = target.port();
       if (NetUtil.isValidIpV4Address(host) || NetUtil.isValidIpV6Address(host)) {
-        Http3Connection.open(engine, quic, ctx, new InetSocketAddress(host, quic.port()), limit, request);
+        Http3Connection.open(engine, quic, ctx, new InetSocketAddress(host, port), limit, request);
         return;
       }
       Thread.ofVirtual().name("strand-resolve").start(() -> {
         try {
-          InetAddress address = InetAddress.getByName(host);
-          Http3Connection.open(engine, quic, ctx, new InetSocketAddress(address, quic.port()), limit, request);
+          // QUIC takes the resolver's first address: no Happy Eyeballs over UDP (the TCP fallback covers it).
+          InetAddress address = engine.dialing().dns().lookup(host).get(0);
+          Http3Connection.open(engine, quic, ctx, new InetSocketAddress(address, port), limit, request);
         } catch (Exception e) {
-          engine.http3Failed(quic, new ConnectException("cannot connect to " + host + ":" + quic.port()
-              + " over QUIC: unknown host" + suffix(request), request, e));
+          engine.http3Failed(quic, new ConnectException("cannot connect to " + host + ":" + port
+              + " over QUIC: unknown host" + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")") + suffix(request),
+              request, e));
         }
       });
     });
