@@ -15,6 +15,8 @@ module dev.strand {
 
   uses dev.strand.internal.netty.Http3Provider;
 
+  // Negotiate (SPNEGO/Kerberos) for proxies and origins: ProxyAuthenticator.negotiate, Auth.negotiate.
+  requires java.security.jgss;
   requires io.netty.buffer;
   requires io.netty.codec;
   requires io.netty.codec.compression;

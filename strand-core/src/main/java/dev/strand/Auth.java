@@ -54,6 +54,26 @@ public interface Auth {
     return new dev.strand.internal.auth.DigestAuth(user, password);
   }
 
+  /**
+   * SPNEGO ({@code Negotiate}, RFC 4559) with Kerberos through the JDK's GSS-API: a {@code 401} offering
+   * {@code Negotiate} is answered once with a token for the service {@code HTTP@host} (the URL's host),
+   * from the JVM's Kerberos login (its ticket cache with
+   * {@code -Djavax.security.auth.useSubjectCredsOnly=false}); see {@link ProxyAuthenticator#negotiate()},
+   * which does the same for proxies.
+   *
+   * {@snippet :
+   * Client client = Client.builder().auth(Auth.negotiate()).build();
+   * }
+   */
+  static Auth negotiate() {
+    return dev.strand.internal.auth.Negotiate.PROXY;
+  }
+
+  /** {@link #negotiate()} with the Kerberos credentials of {@code subject} (a JAAS login's). */
+  static Auth negotiate(javax.security.auth.Subject subject) {
+    return new dev.strand.internal.auth.Negotiate(Objects.requireNonNull(subject, "subject"));
+  }
+
   /** {@code Authorization: Bearer TOKEN}. */
   static Auth bearer(String token) {
     Objects.requireNonNull(token, "token");

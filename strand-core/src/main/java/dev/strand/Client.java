@@ -523,8 +523,9 @@ public final class Client implements AutoCloseable {
     }
 
     /**
-     * The proxy of the default transport (default {@link Proxy#none()}; the environment is read only
-     * if asked, with {@link Proxy#fromEnvironment()}); see {@link Proxy}. Unlike {@link #tls} it is
+     * The proxy of the default transport (default {@link Proxy#system()}, the JVM's proxy settings;
+     * the environment is read only if asked, with {@link Proxy#fromEnvironment()}; {@link Proxy#none()}
+     * to go direct whatever the JVM says); see {@link Proxy} for the precedence. Unlike {@link #tls} it is
      * not ignored with {@link #transport(Transport)}: {@link #build()} then fails, since requests
      * would silently bypass the proxy. Set it on that transport instead.
      */

@@ -53,7 +53,8 @@ public final class NettyTransport implements Transport {
   private final NettyEngine engine;
 
   private NettyTransport(Builder b) {
-    this.engine = new NettyEngine(b.limits, b.ioThreads, b.maxHeaderSize, b.preferNative, b.tls, b.version, b.proxy.routes,
+    Proxy proxy = b.proxy == null ? Proxy.system() : b.proxy;
+    this.engine = new NettyEngine(b.limits, b.ioThreads, b.maxHeaderSize, b.preferNative, b.tls, b.version, proxy.routes,
         b.unixSocket, new DialSettings(b.dns, b.attemptDelay, b.attemptTimeout, b.localAddress, b.connectTo));
   }
 
@@ -111,7 +112,7 @@ public final class NettyTransport implements Transport {
     private Tls tls;
     // h2 where a TLS server agrees: one multiplexed connection per origin, as curl, OkHttp and the JDK client.
     private Version version = Version.HTTP_2;
-    private Proxy proxy = Proxy.none();
+    private Proxy proxy; // null: Proxy.system(), which a Unix socket overrides
     private Path unixSocket;
     private Dns dns = Dns.system();
     private Duration attemptDelay = DialSettings.DEFAULT_ATTEMPT_DELAY;
@@ -216,8 +217,9 @@ public final class NettyTransport implements Transport {
     }
 
     /**
-     * The proxy to connect through (default {@link Proxy#none()}: the environment is not read unless
-     * asked, with {@link Proxy#fromEnvironment()}).
+     * The proxy to connect through (default {@link Proxy#system()}: the JVM's proxy settings, direct
+     * when none are set; the environment is not read unless asked, with {@link Proxy#fromEnvironment()};
+     * {@link Proxy#none()} ignores the JVM's settings too). See {@link Proxy} for the precedence.
      *
      * @implNote Connections are pooled per target origin, whichever proxy they go through: the proxy
      *     depends only on the origin, so a tunnel never carries another origin's requests, and
@@ -297,9 +299,9 @@ public final class NettyTransport implements Transport {
       return this;
     }
 
-    /** @throws IllegalStateException if both {@link #proxy} and {@link #unixSocket} are set */
+    /** @throws IllegalStateException if both {@link #proxy} (other than {@link Proxy#none()}) and {@link #unixSocket} are set */
     public NettyTransport build() {
-      if (unixSocket != null && proxy != Proxy.none()) {
+      if (unixSocket != null && proxy != null && proxy != Proxy.none()) {
         throw new IllegalStateException("unixSocket(" + unixSocket + ") and proxy(" + proxy + ") cannot be combined: "
             + "the socket is where every connection goes");
       }

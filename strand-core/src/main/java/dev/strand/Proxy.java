@@ -1,52 +1,140 @@
 package dev.strand;
 
+import dev.strand.internal.proxy.DecoratedRoutes;
 import dev.strand.internal.proxy.NoProxy;
+import dev.strand.internal.proxy.ProxyRouter;
 import dev.strand.internal.proxy.ProxyRoutes;
 import dev.strand.internal.proxy.ProxyServer;
+import dev.strand.internal.proxy.SystemRoutes;
+import java.net.ProxySelector;
 import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Where requests go on their way to the server: straight there ({@link #none()}, the default), or
- * through a proxy. Set it with {@link Client.Builder#proxy} or {@link NettyTransport.Builder#proxy}.
+ * Where requests go on their way to the server: wherever the JVM's proxy settings say
+ * ({@link #system()}, the default), straight there ({@link #none()}), or through a proxy named here.
+ * Set it with {@link Client.Builder#proxy} or {@link NettyTransport.Builder#proxy}.
+ *
+ * <p>Precedence, one rule: the {@code Proxy} given to the builder is the only one consulted. Without
+ * one it is {@link #system()}: {@link java.net.ProxySelector#getDefault()}, which reads
+ * {@code -Dhttps.proxyHost}, {@code -Dhttp.proxyHost}, {@code -DsocksProxyHost} and
+ * {@code -Dhttp.nonProxyHosts} (a PAC library installs itself there too), as the JDK's client and OkHttp
+ * do; with none of those set it answers "direct". Environment variables ({@code https_proxy},
+ * {@code no_proxy}) are read only when asked, with {@link #fromEnvironment()}, as curl reads them.
+ * {@code proxy(Proxy.none())} is the one-line opt-out.
  *
  * <p>Through an HTTP proxy, {@code http} requests are sent to the proxy in absolute form
- * ({@code GET http://host/path HTTP/1.1}) with {@code Proxy-Authorization: Basic} when the proxy URL
- * has credentials; {@code https} requests (and HTTP/2 with prior knowledge) go through a
- * {@code CONNECT} tunnel, and TLS runs end to end with the server, whose certificate is verified as
- * without a proxy. Through a SOCKS5 proxy every request goes through a tunnel. A proxy that cannot be
- * reached, or that refuses a tunnel, fails the request with {@link ConnectException} naming the
- * proxy (and its status line, say {@code 407 Proxy Authentication Required}); a {@code 407} answer to
- * an absolute-form request is an ordinary response, as with curl.
+ * ({@code GET http://host/path HTTP/1.1}); {@code https} requests (and HTTP/2 with prior knowledge,
+ * and WebSockets) go through a {@code CONNECT} tunnel, and TLS runs end to end with the server, whose
+ * certificate is verified as without a proxy. An {@code https://} proxy URL adds TLS to the proxy
+ * itself, under its own trust settings ({@link #withTls}, default {@link Tls#system()}), the proxy's
+ * name checked against its certificate; a tunnelled {@code https} request then runs TLS inside that
+ * TLS. Through a SOCKS5 proxy every request goes through a tunnel.
+ *
+ * <p>A proxy's {@code 407} is answered by its {@link ProxyAuthenticator} ({@link #withAuthenticator}),
+ * by default Basic with the proxy URL's {@code user:password}, sent preemptively. A proxy that cannot be
+ * reached, or that refuses a tunnel, fails the request with {@link ConnectException} naming the proxy
+ * (and its status line, say {@code 407 Proxy Authentication Required}); a {@code 407} to a forwarded
+ * request that the authenticator cannot answer is returned as a response, as with curl.
  *
  * {@snippet :
  * Client viaProxy = Client.builder().proxy(Proxy.http("http://user:secret@127.0.0.1:3128")).build();
  * Client likeCurl = Client.builder().proxy(Proxy.fromEnvironment()).build();
+ * Client direct = Client.builder().proxy(Proxy.none()).build();       // ignore -Dhttps.proxyHost
+ * Client corporate = Client.builder()
+ *     .proxy(Proxy.http("https://proxy.corp.example:3129")
+ *         .withTls(Tls.builder().trustPem(Path.of("corp-ca.pem")).build())
+ *         .withAuthenticator(ProxyAuthenticator.negotiate()))
+ *     .build();
  * }
  *
- * <p>TLS to the proxy itself ({@code https://} proxy URLs) is not supported.
+ * @implNote The selector is asked each time a connection is opened, for the URL {@code scheme://host:port/}
+ *     ({@code ws} as {@code http}, {@code wss} as {@code https}); its first answer is used (a SOCKS answer
+ *     means SOCKS5), and a selector that throws sends the connection direct, with a warning logged to
+ *     {@code dev.strand.proxy}. Pooled connections keep the route they were opened on.
  */
 public final class Proxy {
   private static final Proxy NONE = new Proxy(ProxyRoutes.DIRECT);
+  private static final Proxy SYSTEM = new Proxy(new SystemRoutes(null));
 
-  final ProxyRoutes routes;
+  final ProxyRouter routes;
 
-  private Proxy(ProxyRoutes routes) {
+  private Proxy(ProxyRouter routes) {
     this.routes = routes;
   }
 
-  /** No proxy: every connection goes straight to the server. */
+  /** No proxy: every connection goes straight to the server, whatever the JVM's settings say. */
   public static Proxy none() {
     return NONE;
   }
 
   /**
-   * Every request through the HTTP proxy at {@code url}: {@code http://[user:password@]host[:port]}
-   * (port 80 by default; user and password percent-encoded; {@code host:port} alone means http).
+   * The JVM's proxy settings, the default: {@link ProxySelector#getDefault()}, looked up each time a
+   * connection is opened (so one installed later counts), which by default reads the standard
+   * networking properties ({@code http.proxyHost}/{@code http.proxyPort}, {@code https.proxyHost}/{@code
+   * https.proxyPort}, {@code socksProxyHost}/{@code socksProxyPort}, {@code http.nonProxyHosts}).
+   * Without any of them every connection goes direct.
    *
-   * @throws InvalidUrlException if {@code url} is not such a URL, an {@code https://} one included
+   * {@snippet :
+   * // java -Dhttps.proxyHost=proxy.corp.example -Dhttps.proxyPort=3128 -Dhttp.nonProxyHosts='*.corp.example' ...
+   * Client client = Client.builder().build();   // Proxy.system(): https through proxy.corp.example:3128
+   * }
+   */
+  public static Proxy system() {
+    return SYSTEM;
+  }
+
+  /**
+   * The proxies {@code selector} answers for each origin ({@code scheme://host:port/}): a PAC
+   * library's, say. {@code DIRECT} goes direct, {@code HTTP} through an HTTP proxy, {@code SOCKS}
+   * through SOCKS5; the first answer counts.
+   */
+  public static Proxy of(ProxySelector selector) {
+    return new Proxy(new SystemRoutes(Objects.requireNonNull(selector, "selector")));
+  }
+
+  /**
+   * These settings, with {@code tls} as the trust settings for the certificate of an {@code https://}
+   * proxy (default {@link Tls#system()}): the proxy's own, not the servers' ({@link Client.Builder#tls}).
+   * {@link Tls#insecure()} skips checking the proxy, as curl's {@code --proxy-insecure}.
+   *
+   * {@snippet :
+   * Proxy proxy = Proxy.http("https://127.0.0.1:3129").withTls(Tls.builder().trustPem(Path.of("proxy-ca.pem")).build());
+   * }
+   */
+  public Proxy withTls(Tls tls) {
+    Objects.requireNonNull(tls, "tls");
+    return decorate(tls, null);
+  }
+
+  /**
+   * These settings, with {@code authenticator} answering every selected proxy's {@code 407}
+   * (instead of Basic with the proxy URL's credentials).
+   */
+  public Proxy withAuthenticator(ProxyAuthenticator authenticator) {
+    Objects.requireNonNull(authenticator, "authenticator");
+    return decorate(null, authenticator);
+  }
+
+  private Proxy decorate(Tls tls, ProxyAuthenticator authenticator) {
+    if (this == NONE) {
+      return this;
+    }
+    if (routes instanceof DecoratedRoutes d) {
+      return new Proxy(new DecoratedRoutes(d.routes(), tls != null ? tls : d.tls(),
+          authenticator != null ? authenticator : d.authenticator()));
+    }
+    return new Proxy(new DecoratedRoutes(routes, tls, authenticator));
+  }
+
+  /**
+   * Every request through the HTTP proxy at {@code url}: {@code http://[user:password@]host[:port]}
+   * (port 80 by default; user and password percent-encoded; {@code host:port} alone means http), or
+   * {@code https://...} (port 443 by default) for TLS to the proxy.
+   *
+   * @throws InvalidUrlException if {@code url} is not such a URL
    */
   public static Proxy http(String url) {
     return single(url, "proxy URL", ProxyServer.Kind.HTTP, "Proxy.socks5");
@@ -138,7 +226,7 @@ public final class Proxy {
   /** The settings, without credentials. */
   @Override
   public String toString() {
-    return this == NONE ? "Proxy[none]" : "Proxy[" + routes + "]";
+    return this == NONE ? "Proxy[none]" : this == SYSTEM ? "Proxy[system]" : "Proxy[" + routes + "]";
   }
 
   private static Proxy single(String url, String source, ProxyServer.Kind kind, String other) {

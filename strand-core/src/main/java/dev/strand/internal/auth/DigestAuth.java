@@ -79,6 +79,11 @@ public final class DigestAuth implements Auth {
         .build();
   }
 
+  /** {@link #authorization} with a fresh client nonce: for the proxy flavour, which keeps its own sessions. */
+  String answer(Challenges.Challenge c, String method, String uri, int nc) {
+    return authorization(c, method, uri, nc, cnonces.get());
+  }
+
   /** The Authorization value answering {@code c} for the {@code nc}-th use of its nonce. */
   String authorization(Challenges.Challenge c, String method, String uri, int nc, String cnonce) {
     String algorithm = algorithm(c);

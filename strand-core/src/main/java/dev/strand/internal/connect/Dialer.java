@@ -13,15 +13,15 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.handler.codec.TooLongFrameException;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.proxy.HttpProxyHandler;
-import io.netty.handler.proxy.ProxyConnectException;
+import dev.strand.internal.proxy.HttpTunnelHandler;
+import dev.strand.internal.proxy.TunnelFailure;
+import dev.strand.internal.tls.TlsContexts;
+import dev.strand.internal.tls.TlsErrors;
 import io.netty.handler.proxy.ProxyHandler;
 import io.netty.handler.proxy.Socks5ProxyHandler;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.resolver.NoopAddressResolverGroup;
 import io.netty.util.NetUtil;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -46,7 +46,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Dialer {
   private static final String DIAL_ERRORS = "dial-errors";
-  private static final String CONNECT_RESPONSE_CHECK = "connect-response-check";
+  private static final String PROXY_TLS = "proxy-tls";
+  /** What TLS to an {@code https://} proxy offers: the proxy speaks HTTP/1.1, whatever runs in the tunnel. */
+  private static final List<String> PROXY_ALPN = List.of("http/1.1");
+  /** The largest response head to a {@code CONNECT}. */
+  private static final int MAX_CONNECT_HEAD = 64 * 1024;
 
   private Dialer() {}
 
@@ -95,7 +99,64 @@ public final class Dialer {
    */
   public static void dial(ConnectContext engine, Origin origin, ProxyServer proxy, boolean mustTunnel, Duration limit,
       Request request, Then then) {
-    whenDialed(connect(engine, origin, proxy, mustTunnel, limit, request), then);
+    CompletableFuture<Channel> dialed = throughProxy(engine, origin, proxy, mustTunnel, limit, request);
+    CompletableFuture<Channel> unwrapped = new CompletableFuture<>(); // the composition wraps failures
+    dialed.whenComplete((ch, e) -> {
+      if (e != null) {
+        unwrapped.completeExceptionally(unwrap(e));
+      } else {
+        unwrapped.complete(ch);
+      }
+    });
+    whenDialed(unwrapped, then);
+  }
+
+  /**
+   * {@link #connect}, with what a proxy needs around it: the trust settings for TLS to an {@code https://}
+   * proxy built first, off the event loop; and a {@code 407} that came with the proxy closing the
+   * connection answered on a new one, within the same deadline ({@link HttpTunnelHandler} answers the
+   * others on their own connection).
+   */
+  private static CompletableFuture<Channel> throughProxy(ConnectContext engine, Origin origin, ProxyServer proxy,
+      boolean mustTunnel, Duration limit, Request request) {
+    if (proxy == null || engine.unixSocket() != null) {
+      return connect(engine, origin, proxy, mustTunnel, limit, request);
+    }
+    long start = System.nanoTime();
+    CompletableFuture<Void> ready = !proxy.secure() ? CompletableFuture.completedFuture(null)
+        : CompletableFuture.runAsync(() -> TlsContexts.get(proxy.proxyTls(), PROXY_ALPN),
+            r -> Thread.ofVirtual().name("strand-proxy-tls").start(r));
+    return ready.exceptionallyCompose(e -> CompletableFuture.failedFuture(
+            ErrorMapper.unreachable(unwrap(e), request, "proxy " + proxy.authority())))
+        .thenCompose(v -> connect(engine, origin, proxy, mustTunnel, limit, request))
+        .exceptionallyCompose(e -> {
+          TunnelFailure f = tunnelFailure(e);
+          if (f == null || f.challenges() == null) {
+            return CompletableFuture.failedFuture(unwrap(e));
+          }
+          DialSettings.Target target = engine.dialing().target(origin.socketHost(), origin.port());
+          return HttpTunnelHandler.answerOnNewConnection(proxy, target.host(), target.port(), f).thenCompose(again -> {
+            Duration left = limit == null ? null : limit.minusNanos(System.nanoTime() - start);
+            if (again == null || (left != null && (left.isNegative() || left.isZero()))) {
+              return CompletableFuture.failedFuture(unwrap(e));
+            }
+            return throughProxy(engine, origin, again, mustTunnel, left, request);
+          });
+        });
+  }
+
+  private static Throwable unwrap(Throwable e) {
+    return e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+  }
+
+  /** The tunnel's own failure behind a dial's, or {@code null}. */
+  private static TunnelFailure tunnelFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof TunnelFailure f) {
+        return f;
+      }
+    }
+    return null;
   }
 
   /**
@@ -193,7 +254,7 @@ public final class Dialer {
     }
 
     private ChannelFuture open(InetSocketAddress address, int timeoutMillis) {
-      ProxyHandler tunnel = route == Route.TUNNEL ? tunnelHandler(proxy, address) : null;
+      ProxyHandler tunnel = route == Route.TUNNEL ? tunnelHandler(proxy, address, target) : null;
       Bootstrap b = new Bootstrap()
           .group(loops.group)
           .channel(loops.channelType)
@@ -204,12 +265,13 @@ public final class Dialer {
           .handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
+              if (proxy != null && proxy.secure()) { // first: CONNECT, or forwarded requests, go inside it
+                ch.pipeline().addLast(PROXY_TLS, TlsContexts.get(proxy.proxyTls(), PROXY_ALPN)
+                    .newHandler(ch.alloc(), proxy.host(), proxy.port(), limit));
+              }
               if (tunnel != null) {
                 // The failure reaches the dial's future; the event going on would only be logged.
                 ch.pipeline().addLast("proxy", tunnel);
-                if (tunnel instanceof HttpProxyHandler) { // its codec is now in place, before it
-                  ch.pipeline().addBefore("proxy", CONNECT_RESPONSE_CHECK, new ConnectResponseCheck());
-                }
                 ch.pipeline().addLast(DIAL_ERRORS, new ChannelInboundHandlerAdapter() {
                   @Override
                   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {}
@@ -230,6 +292,10 @@ public final class Dialer {
     }
 
     private void won(Channel ch) {
+      if (route == Route.FORWARD && proxy.secure()) {
+        ch.eventLoop().execute(() -> awaitProxyTls(ch, proxy, request, dialed));
+        return;
+      }
       if (route != Route.TUNNEL) {
         dialed.complete(ch);
         return;
@@ -308,41 +374,37 @@ public final class Dialer {
       }
       if (t.isSuccess()) {
         ch.pipeline().remove(DIAL_ERRORS);
-        if (ch.pipeline().get(CONNECT_RESPONSE_CHECK) != null) {
-          ch.pipeline().remove(CONNECT_RESPONSE_CHECK);
-        }
         dialed.complete(ch);
+      } else if (proxy.secure() && TlsErrors.isTlsFailure(t.cause())) {
+        dialed.completeExceptionally(proxyTlsFailed(t.cause(), proxy, request));
       } else {
         dialed.completeExceptionally(ErrorMapper.tunnelFailed(t.cause(), proxy, origin, request));
       }
     });
   }
 
-  /**
-   * Fails the tunnel on a response to CONNECT that did not parse. Netty's proxy handler ignores the
-   * decoder's verdict: it took garbage for a status "999 Unknown", and waited for the end of a
-   * too-large head that its decoder had given up on until the connect timeout.
-   */
-  private static final class ConnectResponseCheck extends ChannelInboundHandlerAdapter {
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      if (!(msg instanceof HttpResponse r) || !r.decoderResult().isFailure()) {
-        ctx.fireChannelRead(msg);
-        return;
+  /** Completes {@code dialed} once TLS to an {@code https://} proxy that forwards requests is up. */
+  private static void awaitProxyTls(Channel ch, ProxyServer proxy, Request request, CompletableFuture<Channel> dialed) {
+    SslHandler tls = (SslHandler) ch.pipeline().get(PROXY_TLS);
+    tls.handshakeFuture().addListener(f -> {
+      if (f.isSuccess()) {
+        dialed.complete(ch);
+      } else {
+        dialed.completeExceptionally(proxyTlsFailed(f.cause(), proxy, request));
+        ch.close();
       }
-      ReferenceCountUtil.release(msg);
-      Throwable cause = r.decoderResult().cause();
-      String why = cause instanceof TooLongFrameException
-          ? "its response head is too large (" + cause.getMessage() + ")"
-          : "it answered CONNECT with something that is not an HTTP response (" + cause.getMessage() + ")";
-      ctx.fireExceptionCaught(new ProxyConnectException(why, cause)); // the proxy handler fails the tunnel
-    }
+    });
+    ch.read(); // the handshake needs the proxy's answer, and the channel does not read by itself
   }
 
-  private static ProxyHandler tunnelHandler(ProxyServer proxy, InetSocketAddress address) {
+  /** The proxy's certificate refused, or its handshake failed: a TLS failure that names the proxy. */
+  private static HttpException proxyTlsFailed(Throwable cause, ProxyServer proxy, Request request) {
+    return TlsErrors.translate(cause, proxy.socketHost(), proxy.port(), proxy.proxyTls(), request);
+  }
+
+  private static ProxyHandler tunnelHandler(ProxyServer proxy, InetSocketAddress address, DialSettings.Target target) {
     ProxyHandler h = proxy.kind() == ProxyServer.Kind.HTTP
-        ? (proxy.username() == null ? new HttpProxyHandler(address)
-            : new HttpProxyHandler(address, proxy.username(), proxy.password()))
+        ? new HttpTunnelHandler(address, proxy, target.host(), target.port(), MAX_CONNECT_HEAD)
         : (proxy.username() == null ? new Socks5ProxyHandler(address)
             : new Socks5ProxyHandler(address, proxy.username(), proxy.password()));
     h.setConnectTimeoutMillis(0); // the dial's own deadline covers it

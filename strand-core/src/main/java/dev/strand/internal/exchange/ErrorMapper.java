@@ -11,10 +11,10 @@ import dev.strand.TransportException;
 import dev.strand.WriteTimeoutException;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.proxy.ProxyServer;
+import dev.strand.internal.proxy.TunnelFailure;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
-import io.netty.handler.proxy.HttpProxyHandler;
 import java.io.IOException;
 import java.net.UnknownHostException;
 import java.nio.channels.UnresolvedAddressException;
@@ -63,7 +63,11 @@ public final class ErrorMapper {
 
   /** The proxy did not open the tunnel: it answered CONNECT with an error status, or SOCKS with a failure. */
   public static ConnectException tunnelFailed(Throwable cause, ProxyServer proxy, Origin origin, Request request) {
-    // Netty words it "http, basic, /127.0.0.1:3128 => host:443, status: 407 Proxy Authentication Required".
+    if (cause instanceof TunnelFailure f) { // our own CONNECT handler's, worded to follow the colon
+      return new ConnectException("proxy " + proxy.authority() + (f.refused() ? " refused the tunnel to " : " failed to open a tunnel to ")
+          + origin.socketHost() + ":" + origin.port() + ": " + f.getMessage() + suffix(request), request, cause);
+    }
+    // Netty's SOCKS handler words it "socks5, none, /127.0.0.1:1080 => host:443, ...".
     String m = cause.getMessage() == null ? cause.toString() : cause.getMessage();
     int arrow = m.indexOf(" => ");
     int comma = arrow < 0 ? -1 : m.indexOf(", ", arrow);
@@ -71,7 +75,7 @@ public final class ErrorMapper {
     if (detail.equals("disconnected")) {
       detail = "it closed the connection before the tunnel was open";
     }
-    String verb = cause instanceof HttpProxyHandler.HttpProxyConnectException ? " refused the tunnel to " : " failed to open a tunnel to ";
+    String verb = " failed to open a tunnel to ";
     return new ConnectException("proxy " + proxy.authority() + verb + origin.socketHost() + ":" + origin.port() + ": "
         + (detail.startsWith("status: ") ? detail.substring(8) : detail) + suffix(request), request, cause);
   }

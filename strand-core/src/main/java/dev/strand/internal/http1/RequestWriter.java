@@ -2,6 +2,7 @@ package dev.strand.internal.http1;
 
 import dev.strand.Headers;
 import dev.strand.Request;
+import dev.strand.ProxyAuthenticator;
 import dev.strand.internal.exchange.RequestFraming;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.proxy.ProxyServer;
@@ -9,6 +10,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * Encodes a request head straight into one buffer: no intermediate request object, no header map.
@@ -35,17 +37,33 @@ final class RequestWriter {
    *
    * @param hostLine {@code "Host: ...\r\n"} of the connection's origin
    * @param absolutePrefix {@code "http://host:port"} before the path, or {@code null} for origin form
-   * @param proxyAuthorization {@code "Proxy-Authorization: ...\r\n"}, or {@code null}
+   * @param proxy the forwarding proxy, whose authenticator is asked for a preemptive
+   *     {@code Proxy-Authorization} per request, or {@code null}
    */
-  record Target(byte[] hostLine, byte[] absolutePrefix, byte[] proxyAuthorization) {
+  record Target(byte[] hostLine, byte[] absolutePrefix, ProxyServer proxy, ProxyAuthenticator auth) {
     static Target of(Origin origin, ProxyServer forwardingProxy) {
       byte[] host = ascii("Host: " + origin.hostHeader() + "\r\n");
       if (forwardingProxy == null) {
-        return new Target(host, null, null);
+        return new Target(host, null, null, null);
       }
-      String auth = forwardingProxy.basicAuthorization();
-      return new Target(host, ascii(origin.scheme() + "://" + origin.hostHeader()),
-          auth == null ? null : ascii("Proxy-Authorization: " + auth + "\r\n"));
+      return new Target(host, ascii(origin.scheme() + "://" + origin.hostHeader()), forwardingProxy,
+          forwardingProxy.auth());
+    }
+
+    /** The preemptive {@code Proxy-Authorization} for {@code request}, or {@code null}. */
+    String proxyAuthorization(Request request) {
+      if (auth == null) {
+        return null;
+      }
+      try {
+        URI url = request.url();
+        String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+        String target = new String(absolutePrefix, StandardCharsets.ISO_8859_1) + path
+            + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
+        return auth.authorize(proxy.uri(), request.method(), target, List.of());
+      } catch (RuntimeException e) {
+        return null; // a 407 asks again, off the event loop, where a failure can fail the call
+      }
     }
 
     private static byte[] ascii(String s) {
@@ -103,8 +121,11 @@ final class RequestWriter {
     if (!hasHost) {
       buf.writeBytes(target.hostLine());
     }
-    if (!hasProxyAuth && target.proxyAuthorization() != null) {
-      buf.writeBytes(target.proxyAuthorization());
+    String proxyAuthorization = hasProxyAuth ? null : target.proxyAuthorization(request);
+    if (proxyAuthorization != null) {
+      buf.writeCharSequence("Proxy-Authorization: ", StandardCharsets.US_ASCII);
+      buf.writeCharSequence(proxyAuthorization, StandardCharsets.ISO_8859_1);
+      buf.writeByte('\r').writeByte('\n');
     }
     for (int i = 0, n = headers.size(); i < n; i++) {
       String name = headers.name(i);

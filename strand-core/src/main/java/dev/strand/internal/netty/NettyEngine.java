@@ -23,6 +23,8 @@ import dev.strand.internal.pool.AltServices;
 import dev.strand.internal.pool.ConnectionPool;
 import dev.strand.internal.pool.Connector;
 import dev.strand.internal.pool.Origin;
+import dev.strand.internal.proxy.ForwardChallenge;
+import dev.strand.internal.proxy.ProxyRouter;
 import dev.strand.internal.proxy.ProxyRoutes;
 import dev.strand.internal.proxy.ProxyServer;
 import dev.strand.internal.websocket.WebSocketConnector;
@@ -53,7 +55,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   final Connector<NettyConnection> http3;
   private final AltServices altServices = new AltServices();
   private final WebSocketConnector webSockets;
-  private final ProxyRoutes proxy;
+  private final ProxyRouter proxy;
   /** Where every connection goes instead of the origin's address, or {@code null} for TCP. */
   final Path unixSocket;
   private final DialSettings dialing;
@@ -69,7 +71,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
    * @throws IllegalArgumentException if {@code tls} names unusable files (its context is built here)
    */
   public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative, Tls tls, Version version,
-      ProxyRoutes proxy, Path unixSocket, DialSettings dialing) {
+      ProxyRouter proxy, Path unixSocket, DialSettings dialing) {
     this(limits, new TlsSetup(tls, version), http3Provider(version), EventLoops.create(ioThreads, preferNative), version,
         proxy, unixSocket, dialing, (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize), maxHeaderSize);
   }
@@ -84,7 +86,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
 
   // TLS and the HTTP/3 module first: a configuration error then fails before any thread is started.
   private NettyEngine(Limits limits, TlsSetup tls, Http3Provider http3, EventLoops loops, Version version,
-      ProxyRoutes proxy, Path unixSocket, DialSettings dialing, ConnectorFactory connector, int maxHeaderSize) {
+      ProxyRouter proxy, Path unixSocket, DialSettings dialing, ConnectorFactory connector, int maxHeaderSize) {
     this.loops = loops;
     this.dialing = dialing;
     this.proxy = proxy;
@@ -110,6 +112,18 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
           new ProtocolException("the transport needs an absolute URL, got " + url, request));
     }
     Origin origin = originOf(url);
+    ProxyServer proxy = origin.isHttps() || version == Version.HTTP_2_PRIOR_KNOWLEDGE ? null : proxyFor(origin);
+    if (proxy != null && proxy.kind() == ProxyServer.Kind.HTTP) { // forwarded: a 407 is the proxy's to answer
+      String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+      String target = origin.scheme() + "://" + origin.hostHeader() + path
+          + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
+      return sendOnce(request, origin).thenCompose(r -> ForwardChallenge.answer(proxy, request, target, r,
+          again -> sendOnce(again, origin)));
+    }
+    return sendOnce(request, origin);
+  }
+
+  private CompletableFuture<StreamingResponse> sendOnce(Request request, Origin origin) {
     Exchange exchange = new Exchange(this, request, origin);
     if (origin.isHttps() && !tls.ready()) {
       // The default context is built once, on first use, off the event loops (it reads the system CAs);
@@ -305,7 +319,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
    */
   @Override
   public ProxyServer proxyFor(Origin origin) {
-    return proxy.select(origin.scheme(), origin.host(), origin.port());
+    return unixSocket != null ? null : proxy.select(origin.scheme(), origin.host(), origin.port());
   }
 
   public ClientStats stats() {

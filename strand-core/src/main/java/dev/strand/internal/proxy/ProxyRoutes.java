@@ -10,10 +10,10 @@ import java.util.Locale;
  * @param http for {@code http} and {@code ws} targets, or {@code null} to go direct
  * @param https for {@code https} and {@code wss} targets, or {@code null} to go direct
  */
-public record ProxyRoutes(ProxyServer http, ProxyServer https, NoProxy noProxy) {
+public record ProxyRoutes(ProxyServer http, ProxyServer https, NoProxy noProxy) implements ProxyRouter {
   public static final ProxyRoutes DIRECT = new ProxyRoutes(null, null, NoProxy.NONE);
 
-  /** The proxy for a target, or {@code null} to connect directly. */
+  @Override
   public ProxyServer select(String scheme, String host, int port) {
     ProxyServer p = switch (scheme.toLowerCase(Locale.ROOT)) {
       case "http", "ws" -> http;

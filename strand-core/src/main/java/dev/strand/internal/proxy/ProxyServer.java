@@ -1,20 +1,26 @@
 package dev.strand.internal.proxy;
 
 import dev.strand.InvalidUrlException;
+import dev.strand.ProxyAuthenticator;
+import dev.strand.Tls;
+import dev.strand.internal.auth.BasicProxyAuth;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.Locale;
 
 /**
  * One proxy server: the protocol spoken to it, where it is, and its credentials ({@code null} when
  * none). {@link #toString()} never shows the password.
  *
+ * @param secure whether the connection to the proxy itself runs TLS (an {@code https://} proxy URL)
  * @param host as in the URL; an IPv6 literal keeps its brackets
+ * @param tls the trust settings for the proxy's own certificate, or {@code null} for {@link Tls#system()}
+ * @param authenticator answers the proxy's 407, or {@code null}: then the URL's credentials, if any, as Basic
  */
-public record ProxyServer(Kind kind, String host, int port, String username, String password) {
+public record ProxyServer(Kind kind, boolean secure, String host, int port, String username, String password,
+    Tls tls, ProxyAuthenticator authenticator) {
   /** The protocol spoken to the proxy. */
   public enum Kind {
     /** Absolute-form requests for {@code http} targets, a CONNECT tunnel for the rest. */
@@ -25,11 +31,11 @@ public record ProxyServer(Kind kind, String host, int port, String username, Str
 
   /**
    * Parses {@code [scheme://][user:password@]host[:port][/]}: scheme {@code http} (the default),
-   * {@code socks5} or {@code socks5h}; port 80 for http and 1080 for SOCKS by default. User and
-   * password are percent-decoded.
+   * {@code https}, {@code socks5} or {@code socks5h}; port 80 for http, 443 for https and 1080 for SOCKS
+   * by default. User and password are percent-decoded.
    *
    * @param source what the text came from, for messages ({@code "proxy URL"}, {@code "HTTPS_PROXY"})
-   * @throws InvalidUrlException for anything else, an {@code https} proxy included
+   * @throws InvalidUrlException for anything else
    */
   public static ProxyServer parse(String text, String source) {
     String trimmed = text.strip();
@@ -42,13 +48,12 @@ public record ProxyServer(Kind kind, String host, int port, String username, Str
     }
     String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
     Kind kind = switch (scheme) {
-      case "http" -> Kind.HTTP;
+      case "http", "https" -> Kind.HTTP;
       case "socks5", "socks5h" -> Kind.SOCKS5;
-      case "https" -> throw invalid(source, text,
-          "TLS to the proxy (an https:// proxy URL) is not supported; use an http:// proxy URL", null);
       default -> throw invalid(source, text,
-          "unsupported proxy scheme \"" + scheme + "\" (use http://, socks5:// or socks5h://)", null);
+          "unsupported proxy scheme \"" + scheme + "\" (use http://, https://, socks5:// or socks5h://)", null);
     };
+    boolean secure = scheme.equals("https");
     if (uri.getHost() == null) {
       throw invalid(source, text, "no valid host name", null);
     }
@@ -56,7 +61,7 @@ public record ProxyServer(Kind kind, String host, int port, String username, Str
     if ((path != null && !path.isEmpty() && !path.equals("/")) || uri.getRawQuery() != null || uri.getRawFragment() != null) {
       throw invalid(source, text, "a proxy URL has no path, query or fragment", null);
     }
-    int port = uri.getPort() >= 0 ? uri.getPort() : kind == Kind.HTTP ? 80 : 1080;
+    int port = uri.getPort() >= 0 ? uri.getPort() : secure ? 443 : kind == Kind.HTTP ? 80 : 1080;
     String user = null;
     String password = null;
     String userInfo = uri.getRawUserInfo();
@@ -65,7 +70,31 @@ public record ProxyServer(Kind kind, String host, int port, String username, Str
       user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon));
       password = colon < 0 ? "" : decode(userInfo.substring(colon + 1));
     }
-    return new ProxyServer(kind, uri.getHost().toLowerCase(Locale.ROOT), port, user, password);
+    return new ProxyServer(kind, secure, uri.getHost().toLowerCase(Locale.ROOT), port, user, password, null, null);
+  }
+
+  /** An HTTP proxy found by a {@link java.net.ProxySelector}, which gives no credentials nor TLS. */
+  public static ProxyServer of(Kind kind, String host, int port) {
+    String h = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
+    return new ProxyServer(kind, false, h.toLowerCase(Locale.ROOT), port, null, null, null, null);
+  }
+
+  /** This proxy with {@code tls} for its own certificate (kept if {@code null}). */
+  public ProxyServer withTls(Tls tls) {
+    return tls == null ? this : new ProxyServer(kind, secure, host, port, username, password, tls, authenticator);
+  }
+
+  /** This proxy answering 407s with {@code authenticator} (kept if {@code null}). */
+  public ProxyServer withAuthenticator(ProxyAuthenticator authenticator) {
+    return authenticator == null ? this : new ProxyServer(kind, secure, host, port, username, password, tls, authenticator);
+  }
+
+  /** The authenticator for 407s: the configured one, else Basic with the URL's credentials, else {@code null}. */
+  public ProxyAuthenticator auth() {
+    if (authenticator != null) {
+      return authenticator;
+    }
+    return username == null ? null : new BasicProxyAuth(username, password);
   }
 
   /** The host to resolve and connect to: brackets of an IPv6 literal removed. */
@@ -78,18 +107,14 @@ public record ProxyServer(Kind kind, String host, int port, String username, Str
     return host + ":" + port;
   }
 
-  /** The proxy's URL without credentials, safe to log: {@code http://host:port} or {@code socks5://host:port}. */
+  /** The proxy's URL without credentials, safe to log: {@code http://host:port}, {@code https://...} or {@code socks5://...}. */
   public URI uri() {
-    return URI.create((kind == Kind.HTTP ? "http" : "socks5") + "://" + authority());
+    return URI.create((kind == Kind.SOCKS5 ? "socks5" : secure ? "https" : "http") + "://" + authority());
   }
 
-  /** The value of a {@code Proxy-Authorization} header, or {@code null} without credentials. */
-  public String basicAuthorization() {
-    if (username == null) {
-      return null;
-    }
-    String pair = username + ":" + password;
-    return "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
+  /** The trust settings for the proxy's certificate. */
+  public Tls proxyTls() {
+    return tls == null ? Tls.system() : tls;
   }
 
   @Override
