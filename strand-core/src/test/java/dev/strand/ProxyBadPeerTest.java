@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,8 +30,15 @@ class ProxyBadPeerTest {
   }
 
   private static ConnectException tunnelFails(HostilePeer.Script proxyScript, String why) throws Exception {
+    return tunnelFails(proxyScript, why, null);
+  }
+
+  /** As above, the proxy answered by {@code auth} (none if {@code null}). */
+  private static ConnectException tunnelFails(HostilePeer.Script proxyScript, String why, ProxyAuthenticator auth)
+      throws Exception {
     try (HostilePeer proxy = new HostilePeer(proxyScript);
-        Client client = Client.builder().proxy(Proxy.http("127.0.0.1:" + proxy.port()))
+        Client client = Client.builder().proxy(auth == null ? Proxy.http("127.0.0.1:" + proxy.port())
+                : Proxy.http("127.0.0.1:" + proxy.port()).withAuthenticator(auth))
             .timeout(Timeout.DEFAULT.withConnect(CONNECT)).build()) {
       long start = System.nanoTime();
       ConnectException e = assertThrows(ConnectException.class, () -> client.get("https://localhost:1/x"));
@@ -77,6 +85,78 @@ class ProxyBadPeerTest {
       c.readHead();
       write(c.out(), "HTTP/1.1 200 Connection est");
     }, "closed the connection before the tunnel was open");
+  }
+
+  /** A 407 with a fresh nonce to every answer, on one connection: the rounds are bounded. */
+  @Test
+  void a407LoopOnOneConnection() throws Exception {
+    AtomicInteger rounds = new AtomicInteger();
+    ConnectException e = tunnelFails(c -> {
+      while (c.readHead() != null) {
+        write(c.out(), "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Digest realm=\"r\", nonce=\"n"
+            + rounds.incrementAndGet() + "\", qop=\"auth\"\r\nContent-Length: 0\r\n\r\n");
+      }
+    }, "407 Proxy Authentication Required (still, after 4 answered challenges)", ProxyAuthenticator.digest("u", "p"));
+    assertEquals(5, rounds.get(), e.getMessage());
+  }
+
+  /** The same, the proxy closing each connection after its 407: the reconnections are bounded too. */
+  @Test
+  void a407LoopOverNewConnections() throws Exception {
+    AtomicInteger connections = new AtomicInteger();
+    tunnelFails(c -> {
+      connections.incrementAndGet();
+      c.readHead();
+      write(c.out(), "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Digest realm=\"r\", nonce=\"n"
+          + connections.get() + "\", qop=\"auth\"\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    }, "407 Proxy Authentication Required", ProxyAuthenticator.digest("u", "p"));
+    assertEquals(5, connections.get());
+  }
+
+  /** An authenticator that keeps giving the answer just refused is not asked forever. */
+  @Test
+  void aRepeatedAnswerIsNotSentAgain() throws Exception {
+    AtomicInteger requests = new AtomicInteger();
+    tunnelFails(c -> {
+      while (c.readHead() != null) {
+        requests.incrementAndGet();
+        write(c.out(), "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"r\"\r\n"
+            + "Content-Length: 0\r\n\r\n");
+      }
+    }, "407 Proxy Authentication Required", ProxyAuthenticator.basic("u", "wrong"));
+    assertEquals(1, requests.get(), "Basic was sent preemptively and refused: nothing new to answer with");
+  }
+
+  @Test
+  void aMalformedStatusLine() throws Exception {
+    tunnelFails(c -> {
+      c.readHead();
+      write(c.out(), "HTTP/1.1 2x0 Connection established\r\n\r\n");
+      c.in().read();
+    }, "not an HTTP response");
+  }
+
+  /**
+   * 200, then the proxy hangs up before TLS to the server could start: a typed failure at once (the
+   * TLS handshake's, since that is what the close interrupts).
+   */
+  @Test
+  void twoHundredThenClose() throws Exception {
+    try (HostilePeer proxy = new HostilePeer(c -> {
+          c.readHead();
+          write(c.out(), "HTTP/1.1 200 Connection established\r\n\r\n");
+        });
+        Client client = Client.builder().proxy(Proxy.http("127.0.0.1:" + proxy.port()))
+            .timeout(Timeout.DEFAULT.withConnect(CONNECT)).build()) {
+      long start = System.nanoTime();
+      TransportException e = assertThrows(TransportException.class, () -> client.get("https://localhost:1/x"));
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertTrue(millis < CONNECT.toMillis() / 2, millis + " ms: " + e);
+      assertTrue(e instanceof TlsException || e instanceof ConnectException, e.toString());
+      assertTrue(e.getMessage().contains("localhost:1"), e.getMessage());
+      assertEquals(0, client.stats().open(), client.stats().toString());
+      assertEquals(0, client.stats().inUse(), client.stats().toString());
+    }
   }
 
   @Test
