@@ -82,7 +82,7 @@ final class ArgParser {
       case "-X", "--request", "-H", "--header", "-p", "--param", "-d", "--data", "--json", "-F", "--form",
           "-o", "--output", "--max-redirs", "-m", "--timeout", "--max-time", "--connect-timeout", "--retry",
           "--retry-delay", "--unix-socket", "-u", "--user", "--bearer", "-b", "--cookie", "-c", "--cookie-jar", "-x", "--proxy",
-          "--cacert", "-E", "--cert", "--key" -> true;
+          "-U", "--proxy-user", "--noproxy", "--proxy-cacert", "--cacert", "-E", "--cert", "--key" -> true;
       default -> false;
     };
   }
@@ -104,6 +104,12 @@ final class ArgParser {
       case "--http3" -> o.http3 = true;
       case "--http3-only" -> o.http3Only = true;
       case "--digest" -> o.digest = true;
+      case "--negotiate" -> o.negotiate = true;
+      // Of --proxy-basic, --proxy-digest and --proxy-negotiate the last one wins, as in curl.
+      case "--proxy-basic" -> o.proxyAuth = "basic";
+      case "--proxy-digest" -> o.proxyAuth = "digest";
+      case "--proxy-negotiate" -> o.proxyAuth = "negotiate";
+      case "--proxy-insecure" -> o.proxyInsecure = true;
       case "--compressed" -> o.compressed = true;
       case "--no-compressed" -> o.compressed = false;
       case "-f", "--fail" -> o.fail = true;
@@ -139,6 +145,9 @@ final class ArgParser {
       case "-b", "--cookie" -> o.cookies.add(value);
       case "-c", "--cookie-jar" -> o.cookieJar = value;
       case "-x", "--proxy" -> o.proxy = value;
+      case "-U", "--proxy-user" -> o.proxyUser = proxyUser(value);
+      case "--noproxy" -> o.noProxy = value;
+      case "--proxy-cacert" -> o.proxyCacert = value;
       case "--cacert" -> o.cacert = value;
       case "-E", "--cert" -> o.cert = value;
       case "--key" -> o.key = value;
@@ -170,6 +179,12 @@ final class ArgParser {
     if (o.digest && o.user == null) {
       throw new UsageException("--digest needs -u/--user USER:PASSWORD");
     }
+    if (("basic".equals(o.proxyAuth) || "digest".equals(o.proxyAuth)) && o.proxyUser == null) {
+      throw new UsageException("--proxy-" + o.proxyAuth + " needs -U/--proxy-user USER:PASSWORD");
+    }
+    if (o.negotiate && (o.user != null || o.bearer != null)) {
+      throw new UsageException("--negotiate takes its credentials from Kerberos: drop " + (o.user != null ? "-u/--user" : "--bearer"));
+    }
     if (o.key != null && o.cert == null) {
       throw new UsageException("--key needs --cert");
     }
@@ -193,6 +208,13 @@ final class ArgParser {
   private static String user(String value) throws UsageException {
     if (value.indexOf(':') <= 0) {
       throw new UsageException("-u/--user needs USER:PASSWORD");
+    }
+    return value;
+  }
+
+  private static String proxyUser(String value) throws UsageException {
+    if (value.indexOf(':') <= 0) {
+      throw new UsageException("-U/--proxy-user needs USER:PASSWORD");
     }
     return value;
   }

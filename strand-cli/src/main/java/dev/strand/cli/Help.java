@@ -25,6 +25,7 @@ final class Help {
                                  uploads a file, streamed from disk
         -u, --user USER:PASS     HTTP Basic authentication (user:pass@ in the URL does the same)
             --digest             answer with -u's credentials by HTTP Digest (RFC 7616) instead
+            --negotiate          answer the server's 401 by SPNEGO/Kerberos, with the ticket kinit left
         -b, --cookie DATA|FILE   send "name=value; n2=v2" as the Cookie header, or read a cookie file
                                  (Netscape/curl format; a missing file starts an empty jar)
         -c, --cookie-jar FILE    write all cookies to FILE after the transfer (curl's format)
@@ -61,9 +62,17 @@ final class Help {
                                  or fails, HTTP/2 or 1.1 over TCP (also where Alt-Svc names another port)
             --http3-only         HTTP/3 over QUIC to https:// URLs, no fallback
         -x, --proxy URL          send through this proxy: http://[user:pass@]host:port (https:// and
-                                 WebSockets go through a CONNECT tunnel) or socks5://[user:pass@]host:port
+                                 WebSockets go through a CONNECT tunnel), https://... (TLS to the proxy
+                                 too) or socks5://[user:pass@]host:port
             --no-proxy-env       ignore http_proxy, https_proxy, all_proxy and no_proxy (and their upper
                                  case), which are read by default
+            --noproxy LIST       hosts that go direct, comma-separated ('*' for all), instead of no_proxy
+        -U, --proxy-user U:P     credentials for the proxy (-x's or the environment's), Basic by default
+            --proxy-basic        answer the proxy's 407 by Basic (the default; sent at once)
+            --proxy-digest       answer it by HTTP Digest instead
+            --proxy-negotiate    answer it by SPNEGO/Kerberos, with the ticket kinit left (no -U needed)
+            --proxy-cacert FILE  trust only these CA certificates for an https:// proxy's own certificate
+            --proxy-insecure     do not verify an https:// proxy's certificate (a warning is printed)
 
       TLS:
             --cacert FILE        trust only the CA certificates in this PEM file

@@ -38,6 +38,17 @@ final class Options {
   /** -c: the file to write the cookies to after the transfer. */
   String cookieJar;
   String proxy;
+  /** -U/--proxy-user USER:PASSWORD for the proxy, whichever the proxy is (-x or the environment's). */
+  String proxyUser;
+  /** --proxy-basic/--proxy-digest/--proxy-negotiate: how to answer the proxy's 407 ("basic" by default). */
+  String proxyAuth;
+  /** --noproxy: hosts that go direct, replacing no_proxy (curl's syntax). */
+  String noProxy;
+  /** --proxy-cacert: the CA certificates an https:// proxy's certificate is checked against. */
+  String proxyCacert;
+  boolean proxyInsecure;
+  /** --negotiate: answer the server's 401 with SPNEGO/Kerberos (the ticket cache kinit leaves). */
+  boolean negotiate;
   /** --no-redact: -v shows credential header values as they are. */
   boolean noRedact;
   /** --unix-socket: every connection goes to this socket; the URL names the origin. */

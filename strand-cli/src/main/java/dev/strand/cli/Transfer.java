@@ -5,7 +5,6 @@ import dev.strand.Client;
 import dev.strand.Cookie;
 import dev.strand.CookieFile;
 import dev.strand.CookieJar;
-import dev.strand.InvalidUrlException;
 import dev.strand.Proxy;
 import dev.strand.EventStream;
 import dev.strand.Headers;
@@ -124,17 +123,9 @@ final class Transfer {
     }
   }
 
-  /** {@code --proxy}, else the environment's proxy variables unless {@code --no-proxy-env}. */
+  /** {@code --proxy}, else the environment's proxy variables unless {@code --no-proxy-env}; see {@link ProxyOptions}. */
   private Proxy proxy() throws UsageException {
-    try {
-      if (o.proxy != null) {
-        String lower = o.proxy.toLowerCase(Locale.ROOT);
-        return lower.startsWith("socks5://") || lower.startsWith("socks5h://") ? Proxy.socks5(o.proxy) : Proxy.http(o.proxy);
-      }
-      return o.noProxyEnv ? Proxy.none() : Proxy.fromEnvironment(env);
-    } catch (InvalidUrlException e) {
-      throw new UsageException((o.proxy != null ? "--proxy: " : "") + e.getMessage());
-    }
+    return ProxyOptions.of(o, env);
   }
 
   /** {@code --sse}: one stream, its events printed as they arrive; a status of 400 or more fails (exit 22). */
@@ -231,6 +222,9 @@ final class Transfer {
       b.auth(o.digest ? Auth.digest(user, password) : Auth.basic(user, password));
     } else if (o.bearer != null) {
       b.auth(Auth.bearer(o.bearer));
+    } else if (o.negotiate) {
+      ProxyOptions.useKerberosLogin(env);
+      b.auth(Auth.negotiate());
     }
     String userAgent = request.headers().first("User-Agent");
     if (userAgent != null || removes("User-Agent")) {

@@ -77,6 +77,23 @@ class ArgParserTest {
   }
 
   @Test
+  void proxyAuthenticationAndTlsFlagsAreParsed() throws Exception {
+    Options o = ArgParser.parse(new String[] {"-x", "https://p:3129", "-U", "bob:pw", "--proxy-basic", "--proxy-digest",
+        "--noproxy", "a.example,10.0.0.0/8", "--proxy-cacert", "ca.pem", "--proxy-insecure", "u"});
+    assertEquals("bob:pw", o.proxyUser);
+    assertEquals("digest", o.proxyAuth, "the last of --proxy-basic/digest/negotiate wins");
+    assertEquals("a.example,10.0.0.0/8", o.noProxy);
+    assertEquals("ca.pem", o.proxyCacert);
+    assertTrue(o.proxyInsecure);
+    assertEquals("bob:pw", ArgParser.parse(new String[] {"-Ubob:pw", "u"}).proxyUser);
+    assertEquals("negotiate", ArgParser.parse(new String[] {"--proxy-negotiate", "u"}).proxyAuth, "no -U needed");
+    assertTrue(ArgParser.parse(new String[] {"--negotiate", "u"}).negotiate);
+    assertUsage("--proxy-digest needs -U/--proxy-user", "--proxy-digest", "u");
+    assertUsage("-U/--proxy-user needs USER:PASSWORD", "-U", "bob", "u");
+    assertUsage("--negotiate takes its credentials from Kerberos", "--negotiate", "-u", "a:b", "u");
+  }
+
+  @Test
   void streamsAndProxyFlagsAreParsedAndTheirClashesAreUsageErrors() throws Exception {
     Options o = ArgParser.parse(new String[] {"--ws", "-x", "http://p:3128", "--no-proxy-env", "u"});
     assertTrue(o.ws && o.noProxyEnv);

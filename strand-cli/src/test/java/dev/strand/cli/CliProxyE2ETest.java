@@ -80,6 +80,28 @@ class CliProxyE2ETest {
   }
 
   @Test
+  void noproxyListsHostsThatGoDirectForTheFlagAndTheEnvironment() {
+    int before = proxy.seen().size();
+    Cli.Result direct = Cli.run("--proxy", proxy.url(), "--noproxy", "127.0.0.1", server.url("/small"));
+    assertEquals(0, direct.exit(), direct::toString);
+    Cli.Result envDirect = Cli.run(Map.of("http_proxy", proxy.url(), "NO_PROXY", "example.test"), null,
+        "--noproxy", "127.0.0.1", server.url("/small"));
+    assertEquals(0, envDirect.exit(), envDirect::toString);
+    assertEquals(before, proxy.seen().size(), "--noproxy sent both direct");
+    Cli.Result other = Cli.run("--proxy", proxy.url(), "--noproxy", "example.test", server.url("/small"));
+    assertEquals(0, other.exit(), other::toString);
+    assertEquals(before + 1, proxy.seen().size(), "a host not in the list goes through the proxy");
+  }
+
+  @Test
+  void proxyUserIsSentAsBasicToTheProxyOnly() {
+    int before = proxy.seen().size();
+    Cli.Result r = Cli.run("-U", "bob:pw", "--proxy", proxy.url(), server.url("/headers"));
+    assertEquals(0, r.exit(), r::toString);
+    assertEquals("Basic Ym9iOnB3", proxy.seen().get(before).proxyAuthorization());
+  }
+
+  @Test
   void refusedTunnelUnreachableProxyAndBadProxyUrlFailWithOneLine() {
     try (TestProxy refusing = TestProxy.builder().connectStatus(407).build()) {
       Cli.Result r = Cli.run("--proxy", refusing.url(), https.url("/small"));
@@ -91,7 +113,7 @@ class CliProxyE2ETest {
     assertEquals(7, unreachable.exit(), unreachable::toString);
     assertTrue(unreachable.stderr().startsWith("strand: cannot connect to proxy 127.0.0.1:1: "), unreachable::toString);
 
-    Cli.Result bad = Cli.run("--proxy", "https://127.0.0.1:3128", server.url("/small"));
+    Cli.Result bad = Cli.run("--proxy", "ftp://127.0.0.1:3128", server.url("/small"));
     assertEquals(2, bad.exit(), bad::toString);
     assertTrue(bad.stderr().startsWith("strand: --proxy: "), bad::toString);
     Cli.Result badEnv = Cli.run(Map.of("https_proxy", "ftp://x"), null, https.url("/small"));
