@@ -8,7 +8,8 @@
 #     the service name is HTTP@<the host name in the proxy URL>;
 #   - tinyproxy behind stunnel (TLS, the test PKI's certificate), a second https:// proxy.
 # Exports STRAND_SQUID_DIGEST_URL, STRAND_SQUID_HTTPS_URL, STRAND_SQUID_NEGOTIATE_URL, STRAND_KRB5_CONF,
-# STRAND_KRB5_PRINCIPAL, STRAND_KRB5_PASSWORD, STRAND_STUNNEL_PROXY_URL.
+# STRAND_KRB5_PRINCIPAL, STRAND_KRB5_PASSWORD, STRAND_KRB5_HTTP_KEYTAB, STRAND_KRB5_HTTP_PRINCIPAL,
+# STRAND_STUNNEL_PROXY_URL.
 need_pkg squid squid-openssl
 need_pkg krb5kdc krb5-kdc
 need_pkg kadmin.local krb5-admin-server
@@ -60,6 +61,8 @@ export STRAND_KRB5_PRINCIPAL="alice@$realm" STRAND_KRB5_PASSWORD="alice-secret"
 start_peer krb5kdc "$kdc_port" env KRB5_CONFIG="$krb/krb5.conf" KRB5_KDC_PROFILE="$krb/kdc.conf" \
   krb5kdc -n -r "$realm"
 export STRAND_KRB5_CONF="$krb/krb5.conf"
+# The service's keytab, for a test that plays an origin asking for Negotiate (a 401) itself.
+export STRAND_KRB5_HTTP_KEYTAB="$krb/http.keytab" STRAND_KRB5_HTTP_PRINCIPAL="HTTP/localhost@$realm"
 
 # squid runs as root here and drops to "proxy" for its helpers and files: what they read and write is theirs.
 squid_user=proxy

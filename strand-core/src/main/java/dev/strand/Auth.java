@@ -59,7 +59,8 @@ public interface Auth {
    * {@code Negotiate} is answered once with a token for the service {@code HTTP@host} (the URL's host),
    * from the JVM's Kerberos login (its ticket cache with
    * {@code -Djavax.security.auth.useSubjectCredsOnly=false}); see {@link ProxyAuthenticator#negotiate()},
-   * which does the same for proxies.
+   * which does the same for proxies. Without a ticket the {@code 401} is returned, and a warning logged
+   * to {@code dev.strand.auth} says why.
    *
    * {@snippet :
    * Client client = Client.builder().auth(Auth.negotiate()).build();

@@ -299,9 +299,12 @@ public final class NettyTransport implements Transport {
       return this;
     }
 
-    /** @throws IllegalStateException if both {@link #proxy} (other than {@link Proxy#none()}) and {@link #unixSocket} are set */
+    /**
+     * @throws IllegalStateException if both {@link #unixSocket} and a {@link #proxy} other than
+     *     {@link Proxy#none()} and {@link Proxy#system()} (the default, which the socket overrides) are set
+     */
     public NettyTransport build() {
-      if (unixSocket != null && proxy != null && proxy != Proxy.none()) {
+      if (unixSocket != null && proxy != null && proxy != Proxy.none() && proxy != Proxy.system()) {
         throw new IllegalStateException("unixSocket(" + unixSocket + ") and proxy(" + proxy + ") cannot be combined: "
             + "the socket is where every connection goes");
       }

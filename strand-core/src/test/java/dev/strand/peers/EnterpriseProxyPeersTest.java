@@ -19,13 +19,7 @@ import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
 import dev.strand.testkit.TestServer;
 import java.nio.file.Path;
-import java.util.Map;
 import javax.security.auth.Subject;
-import javax.security.auth.callback.NameCallback;
-import javax.security.auth.callback.PasswordCallback;
-import javax.security.auth.login.AppConfigurationEntry;
-import javax.security.auth.login.Configuration;
-import javax.security.auth.login.LoginContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -110,8 +104,8 @@ class EnterpriseProxyPeersTest {
   @Test
   void squidNegotiateWithKerberos() throws Exception {
     String url = Peers.env("STRAND_SQUID_NEGOTIATE_URL");
-    System.setProperty("java.security.krb5.conf", Peers.env("STRAND_KRB5_CONF"));
-    Subject alice = login(Peers.env("STRAND_KRB5_PRINCIPAL"), Peers.env("STRAND_KRB5_PASSWORD"));
+    Kerberos.useTestRealm();
+    Subject alice = Kerberos.login(Peers.env("STRAND_KRB5_PRINCIPAL"), Peers.env("STRAND_KRB5_PASSWORD"));
     try (Client client = client(Proxy.http(url).withAuthenticator(ProxyAuthenticator.negotiate(alice)))) {
       bothWays(client);
     }
@@ -128,28 +122,6 @@ class EnterpriseProxyPeersTest {
     try (Client client = client(Proxy.http(url).withTls(proxyCa()))) {
       bothWays(client);
     }
-  }
-
-  /** A JAAS login with Kerberos, user and password: what a service does with a keytab instead. */
-  private static Subject login(String principal, String password) throws Exception {
-    Configuration kerberos = new Configuration() {
-      @Override
-      public AppConfigurationEntry[] getAppConfigurationEntry(String name) {
-        return new AppConfigurationEntry[] {new AppConfigurationEntry("com.sun.security.auth.module.Krb5LoginModule",
-            AppConfigurationEntry.LoginModuleControlFlag.REQUIRED, Map.of("refreshKrb5Config", "true"))};
-      }
-    };
-    LoginContext login = new LoginContext("strand-test", null, callbacks -> {
-      for (var c : callbacks) {
-        if (c instanceof NameCallback n) {
-          n.setName(principal);
-        } else if (c instanceof PasswordCallback p) {
-          p.setPassword(password.toCharArray());
-        }
-      }
-    }, kerberos);
-    login.login();
-    return login.getSubject();
   }
 
   /** {@code host:port} of a URL, as messages name it. */

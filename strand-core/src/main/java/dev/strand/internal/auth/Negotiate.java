@@ -25,6 +25,7 @@ import org.ietf.jgss.Oid;
 public final class Negotiate implements ProxyAuthenticator, Auth {
   /** SPNEGO's mechanism, which wraps Kerberos as HTTP servers expect. */
   private static final Oid SPNEGO = oid("1.3.6.1.5.5.2");
+  private static final System.Logger LOG = System.getLogger("dev.strand.auth");
   /** With the JVM's default Kerberos login. */
   public static final Negotiate PROXY = new Negotiate(null);
 
@@ -51,7 +52,13 @@ public final class Negotiate implements ProxyAuthenticator, Auth {
     if (!offered(challenges) || request.headers().first("Authorization") != null) {
       return null; // not asked, or already answered and refused
     }
-    return request.toBuilder().setHeader("Authorization", token(request.url().getHost())).build();
+    try {
+      return request.toBuilder().setHeader("Authorization", token(request.url().getHost())).build();
+    } catch (IllegalStateException e) {
+      // No ticket (say): the 401 goes back to the caller, as curl returns it, and the log says why.
+      LOG.log(System.Logger.Level.WARNING, "cannot answer the 401 of " + request + " with Negotiate: " + e.getMessage());
+      return null;
+    }
   }
 
   /** Whether the challenges offer Negotiate without a continuation token. */
