@@ -73,6 +73,29 @@ class ProxyAuthTest {
     }
   }
 
+  /** A 407 whose body runs to the end of the connection (no length): answered on a new connection. */
+  @Test
+  void aChallengeWithABodyUntilCloseIsAnsweredOnANewConnection() throws Exception {
+    java.util.List<String> heads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ProxyAuthenticator onlyWhenAsked = (proxy, method, target, challenges) ->
+        challenges.isEmpty() ? null : "Custom " + challenges.get(0).length();
+    try (dev.strand.testkit.HostilePeer proxy = new dev.strand.testkit.HostilePeer(c -> {
+          heads.add(c.readHead());
+          if (heads.size() == 1) {
+            c.write("HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Custom realm=\"x\"\r\n\r\ndenied");
+          } else {
+            c.write("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n");
+          }
+        });
+        Client client = client(Proxy.http("http://127.0.0.1:" + proxy.port()).withAuthenticator(onlyWhenAsked))) {
+      ConnectException e = assertThrows(ConnectException.class, () -> client.get("https://localhost:1/x"));
+      assertTrue(e.getMessage().contains("403 Forbidden"), e.getMessage());
+      assertEquals(2, heads.size(), heads.toString());
+      assertEquals("Custom 16", AuthProxy.header(heads.get(1), "Proxy-Authorization"));
+      assertEquals(0, client.stats().open());
+    }
+  }
+
   @Test
   void wrongCredentialsFailTheTunnelWithTheStatusAfterOneAnswer() throws Exception {
     try (AuthProxy proxy = AuthProxy.start(digest(false, new AtomicInteger()));

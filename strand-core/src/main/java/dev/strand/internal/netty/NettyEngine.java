@@ -112,15 +112,27 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
           new ProtocolException("the transport needs an absolute URL, got " + url, request));
     }
     Origin origin = originOf(url);
-    ProxyServer proxy = origin.isHttps() || version == Version.HTTP_2_PRIOR_KNOWLEDGE ? null : proxyFor(origin);
-    if (proxy != null && proxy.kind() == ProxyServer.Kind.HTTP) { // forwarded: a 407 is the proxy's to answer
-      String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-      String target = origin.scheme() + "://" + origin.hostHeader() + path
-          + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
-      return sendOnce(request, origin).thenCompose(r -> ForwardChallenge.answer(proxy, request, target, r,
-          again -> sendOnce(again, origin)));
+    if (origin.isHttps() || version == Version.HTTP_2_PRIOR_KNOWLEDGE || unixSocket != null) {
+      return sendOnce(request, origin); // never forwarded by a proxy: a 407 is the origin's
     }
-    return sendOnce(request, origin);
+    return sendOnce(request, origin).thenCompose(r -> r.status() == 407 ? forwardedChallenge(request, origin, r)
+        : CompletableFuture.completedFuture(r));
+  }
+
+  /**
+   * A 407 to an {@code http} request: if an HTTP proxy forwarded it, its authenticator's to answer. The
+   * proxy is looked up only now, so that a request that is not challenged does not ask the selector again.
+   */
+  private CompletableFuture<StreamingResponse> forwardedChallenge(Request request, Origin origin, StreamingResponse r) {
+    ProxyServer proxy = proxyFor(origin);
+    if (proxy == null || proxy.kind() != ProxyServer.Kind.HTTP) {
+      return CompletableFuture.completedFuture(r);
+    }
+    URI url = request.url();
+    String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+    String target = origin.scheme() + "://" + origin.hostHeader() + path
+        + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
+    return ForwardChallenge.answer(proxy, request, target, r, again -> sendOnce(again, origin));
   }
 
   private CompletableFuture<StreamingResponse> sendOnce(Request request, Origin origin) {

@@ -150,7 +150,10 @@ public final class HttpTunnelHandler extends ProxyHandler {
     }
     List<String> challenges = List.copyOf(r.headers().getAll(HttpHeaderNames.PROXY_AUTHENTICATE));
     rounds++;
-    if (!HttpUtil.isKeepAlive(r)) {
+    // A body without a length ends only with the connection: the answer cannot go on this one either.
+    boolean closing = !HttpUtil.isKeepAlive(r)
+        || (!HttpUtil.isContentLengthSet(r) && !HttpUtil.isTransferEncodingChunked(r));
+    if (closing) {
       throw new TunnelFailure(statusLine, true, null, challenges, rounds, sent);
     }
     // The authenticator may block (a Kerberos ticket request): not on the event loop.
