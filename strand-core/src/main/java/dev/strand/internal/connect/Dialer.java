@@ -20,6 +20,7 @@ import io.netty.handler.proxy.ProxyConnectException;
 import io.netty.handler.proxy.ProxyHandler;
 import io.netty.handler.proxy.Socks5ProxyHandler;
 import io.netty.resolver.NoopAddressResolverGroup;
+import io.netty.util.AttributeKey;
 import io.netty.util.NetUtil;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -47,6 +48,8 @@ import java.util.concurrent.TimeUnit;
 public final class Dialer {
   private static final String DIAL_ERRORS = "dial-errors";
   private static final String CONNECT_RESPONSE_CHECK = "connect-response-check";
+  /** The tunnel handler of an attempt's channel, for the attempt that wins the race. */
+  private static final AttributeKey<ProxyHandler> TUNNEL = AttributeKey.valueOf("strand.tunnel");
 
   private Dialer() {}
 
@@ -217,6 +220,9 @@ public final class Dialer {
               }
             }
           });
+      if (tunnel != null) {
+        b.attr(TUNNEL, tunnel);
+      }
       if (settings.localAddress() != null) {
         b.localAddress(new InetSocketAddress(settings.localAddress(), 0));
       }
@@ -234,8 +240,7 @@ public final class Dialer {
         dialed.complete(ch);
         return;
       }
-      ch.eventLoop().execute(() -> awaitTunnel(ch, (ProxyHandler) ch.pipeline().get("proxy"), origin, proxy, start,
-          limit, request, dialed));
+      ch.eventLoop().execute(() -> awaitTunnel(ch, ch.attr(TUNNEL).get(), origin, proxy, start, limit, request, dialed));
     }
   }
 
