@@ -246,7 +246,7 @@ public final class Dialer {
 
   /** An address as messages show it: {@code [::1]:80}, {@code 127.0.0.1:80}. */
   static String show(InetSocketAddress address) {
-    return showHost(address.getAddress() == null ? address.getHostString() : address.getAddress().getHostAddress())
+    return showHost(address.getAddress() == null ? address.getHostString() : NetUtil.toAddressString(address.getAddress()))
         + ":" + address.getPort();
   }
 
