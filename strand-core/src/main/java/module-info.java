@@ -7,6 +7,7 @@ module dev.strand {
   // For transport implementers (Transport, ResponseBody, StreamingResponses); users need not import it.
   exports dev.strand.spi;
   // The engine's pieces the HTTP/3 module (dev.strand:strand-http3) builds on; no one else sees them.
+  exports dev.strand.internal.connect to dev.strand.http3;
   exports dev.strand.internal.exchange to dev.strand.http3;
   exports dev.strand.internal.http2 to dev.strand.http3;
   exports dev.strand.internal.netty to dev.strand.http3;

@@ -82,7 +82,7 @@ final class ArgParser {
       case "-X", "--request", "-H", "--header", "-p", "--param", "-d", "--data", "--json", "-F", "--form",
           "-o", "--output", "--max-redirs", "-m", "--timeout", "--max-time", "--connect-timeout", "--retry",
           "--retry-delay", "--unix-socket", "-u", "--user", "--bearer", "-b", "--cookie", "-c", "--cookie-jar", "-x", "--proxy",
-          "--cacert", "-E", "--cert", "--key" -> true;
+          "--cacert", "-E", "--cert", "--key", "--resolve", "--connect-to", "--doh-url", "--interface" -> true;
       default -> false;
     };
   }
@@ -97,6 +97,15 @@ final class ArgParser {
       case "-L", "--location" -> o.location = true;
       case "--no-proxy-env" -> o.noProxyEnv = true;
       case "-k", "--insecure" -> o.insecure = true;
+      // Of -4 and -6 the last one wins, as in curl.
+      case "-4", "--ipv4" -> {
+        o.ipv4 = true;
+        o.ipv6 = false;
+      }
+      case "-6", "--ipv6" -> {
+        o.ipv6 = true;
+        o.ipv4 = false;
+      }
       // HTTP/2 by ALPN is the default, as in curl; of --http1.1 and --http2 the last one wins.
       case "--http1.1" -> o.http11 = true;
       case "--http2" -> o.http11 = false;
@@ -142,6 +151,10 @@ final class ArgParser {
       case "--cacert" -> o.cacert = value;
       case "-E", "--cert" -> o.cert = value;
       case "--key" -> o.key = value;
+      case "--resolve" -> o.resolve.add(value);
+      case "--connect-to" -> o.connectTo.add(value);
+      case "--doh-url" -> o.dohUrl = value;
+      case "--interface" -> o.iface = value;
       default -> throw new UsageException("unknown option " + name);
     }
   }

@@ -43,6 +43,17 @@ final class Options {
   /** --unix-socket: every connection goes to this socket; the URL names the origin. */
   String unixSocket;
   boolean noProxyEnv;
+  /** --resolve HOST:PORT:ADDR[,ADDR]...: fixed addresses for a name. */
+  final List<String> resolve = new ArrayList<>();
+  /** --connect-to HOST1:PORT1:HOST2:PORT2: connect elsewhere, keep the URL. */
+  final List<String> connectTo = new ArrayList<>();
+  /** -4, -6: one address family only. */
+  boolean ipv4;
+  boolean ipv6;
+  /** --doh-url: resolve names with DNS over HTTPS. */
+  String dohUrl;
+  /** --interface: the local interface or address to connect from. */
+  String iface;
   String cacert;
   boolean insecure;
   String cert;

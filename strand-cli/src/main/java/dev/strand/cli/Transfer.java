@@ -47,6 +47,8 @@ final class Transfer {
   private static final int PRETTY_LIMIT = 16 << 20;
 
   private final Options o;
+  /** The client DNS over HTTPS goes through (--doh-url), closed with the transfer's. */
+  private Client doh;
   private final Terminal terminal;
   private final OutputStream stdout;
   private final PrintStream err;
@@ -72,7 +74,7 @@ final class Transfer {
     Request request = RequestFactory.build(o);
     // Closed before the process exits: HotSpot's exit waits up to 300 ms for threads blocked in native
     // code, and an open client's I/O thread sits in the selector (measured: 514 -> ~200 ms per call).
-    try (Client client = client(request)) {
+    try (Client client = client(request); Client resolver = doh) {
       try {
         if (o.ws) {
           return new WebSocketSession(o, stdout, err, terminal.stdoutTty()).run(client, request, System.in);
@@ -204,12 +206,14 @@ final class Transfer {
     Proxy proxy = o.unixSocket != null ? Proxy.none() : proxy();
     NettyTransport transport;
     try {
+      Tls tls = tls();
       NettyTransport.Builder tb = NettyTransport.builder().ioThreads(1).preferNative(false).limits(Limits.ofConnections(4))
-          .tls(tls()).version(version());
+          .tls(tls).version(version());
       if (o.unixSocket != null) {
         tb.unixSocket(Path.of(o.unixSocket)); // curl ignores proxies with --unix-socket, and so do we
       } else {
         tb.proxy(proxy);
+        doh = NameResolution.apply(o, tb, request.url(), tls);
       }
       transport = tb.build();
     } catch (IllegalArgumentException | IllegalStateException badTlsSettings) {

@@ -87,12 +87,12 @@ public final class Dialer {
    * proxy). A channel is handed over on its event loop, always: the caller builds its pipeline there,
    * so nothing the peer sends (a TLS handshake completing, say) can pass a handler not yet added. The
    * channel does not auto-read and its pipeline holds only the tunnel's handler: the caller adds its own.
-   * A failure to reach the proxy or to open the tunnel is a {@link dev.strand.ConnectException} (or
-   * {@link dev.strand.ConnectTimeoutException}) naming the proxy; a failure to reach the origin directly
-   * is the socket's own exception, which {@link ErrorMapper#connect} words.
+   * A name is resolved with the engine's {@link dev.strand.Dns} and its addresses raced
+   * ({@link AddressRace}); the engine's Unix domain socket, if any, replaces all of that. Every failure is a
+   * {@link dev.strand.ConnectException} (or {@link dev.strand.ConnectTimeoutException}) naming where it
+   * failed: the proxy, the tunnel, or the origin with each of its addresses and why.
    *
-   * @param unixSocket the Unix domain socket to connect to instead of the origin's address (then
-   *     {@code proxy} is {@code null}), or {@code null}
+   * @param engine the loops, dial settings and Unix domain socket to connect with
    * @param mustTunnel as for {@link #route}
    * @param request for error messages; may be {@code null}
    */
