@@ -32,6 +32,8 @@ final class Failures {
   static final int HTTP_ERROR = 22;
   static final int WRITE_ERROR = 23;
   static final int READ_ERROR = 26;
+  /** curl's CURLE_RANGE_ERROR: -C asked to resume and the server sent the whole resource. */
+  static final int RANGE_ERROR = 33;
   static final int TIMEOUT = 28;
   static final int TLS_HANDSHAKE = 35;
   static final int TOO_MANY_REDIRECTS = 47;
