@@ -32,6 +32,8 @@ final class Failures {
   static final int HTTP_ERROR = 22;
   static final int WRITE_ERROR = 23;
   static final int READ_ERROR = 26;
+  /** curl's CURLE_RANGE_ERROR: -C asked to resume and the server sent the whole resource. */
+  static final int RANGE_ERROR = 33;
   static final int TIMEOUT = 28;
   static final int TLS_HANDSHAKE = 35;
   static final int TOO_MANY_REDIRECTS = 47;
@@ -73,6 +75,11 @@ final class Failures {
     if (e instanceof TooManyRedirectsException) {
       return new Failure(TOO_MANY_REDIRECTS, withRequest(e.getMessage(), on));
     }
+    if ((e instanceof ConnectException || e instanceof ConnectTimeoutException) && e.getMessage() != null
+        && e.getMessage().contains(": every address failed: ")) {
+      // A name with several addresses: the message names each and why, which says more than a root cause.
+      return new Failure(e instanceof TimeoutException ? TIMEOUT : CONNECT, withRequest(e.getMessage(), on));
+    }
     if (e instanceof TimeoutException) {
       String phase;
       double seconds = readSeconds;
@@ -108,7 +115,11 @@ final class Failures {
       URI url = e.request() == null ? null : e.request().url();
       if (hasCause(e, UnknownHostException.class)) {
         String host = url == null ? "host" : "host " + url.getHost();
-        return new Failure(RESOLVE, "cannot resolve " + host + on);
+        String why = rootMessage(e);
+        // The system resolver's words only repeat the name; another resolver's say what went wrong.
+        boolean says = why != null && why.contains(" ") && !why.endsWith("Name or service not known")
+            && !why.contains("Temporary failure in name resolution");
+        return new Failure(RESOLVE, "cannot resolve " + host + (says ? ": " + why : "") + on);
       }
       String target = url == null ? "" : " to " + hostPort(url);
       String reason = rootMessage(e);

@@ -74,6 +74,15 @@ final class Help {
             --proxy-cacert FILE  trust only these CA certificates for an https:// proxy's own certificate
             --proxy-insecure     do not verify an https:// proxy's certificate (a warning is printed)
 
+      Names and addresses:
+            --resolve HOST:PORT:ADDR[,ADDR]...   use these addresses for HOST (for the URL's PORT, or *)
+            --connect-to HOST1:PORT1:HOST2:PORT2  connect to HOST2:PORT2 for HOST1:PORT1 (empty: any / same)
+        -4, --ipv4 / -6, --ipv6  use only IPv4 / IPv6 addresses
+            --doh-url URL        resolve names with DNS over HTTPS (RFC 8484) at this https:// URL
+            --interface NAME|ADDR   connect from this interface's (or this) address
+        Every address of a name is tried, IPv6 and IPv4 interleaved, the next one 250 ms after the last
+        started (Happy Eyeballs, as curl); --connect-timeout bounds them all together.
+
       TLS:
             --cacert FILE        trust only the CA certificates in this PEM file
         -k, --insecure           do not verify the server's certificate (a warning is printed)

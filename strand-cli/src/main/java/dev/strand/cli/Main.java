@@ -26,9 +26,12 @@ public final class Main {
     System.exit(code);
   }
 
-  /** Runs one command; returns the exit code. Everything meant for stdout is flushed before returning. */
+  /**
+   * Runs one command; returns the exit code: with several URLs, the last transfer's (as curl's). Everything
+   * meant for stdout is flushed before returning.
+   */
   static int run(String[] args, OutputStream stdout, PrintStream stderr, Terminal terminal) {
-    Options o = null;
+    Options o;
     try {
       o = ArgParser.parse(args);
       if (o.help) {
@@ -39,30 +42,80 @@ public final class Main {
         stdout.write(Help.version().getBytes(StandardCharsets.UTF_8));
         return flush(stdout, stderr, Failures.OK);
       }
-      int code = new Transfer(o, terminal, stdout, stderr, System.getenv()).run();
-      return flush(stdout, stderr, code);
     } catch (UsageException e) {
       flush(stdout, stderr, 0);
       stderr.println("strand: " + e.getMessage() + " (see strand --help)");
       return e.exitCode();
-    } catch (CliException e) {
-      flush(stdout, stderr, 0);
-      stderr.println("strand: " + e.getMessage());
-      return e.exitCode();
     } catch (IOException e) {
       stderr.println("strand: cannot write to stdout: " + e.getMessage());
       return Failures.WRITE_ERROR;
+    }
+    if (o.urls.size() > 1 && o.parallel) {
+      return Parallel.run(o, stdout, stderr, terminal);
+    }
+    int code = Failures.OK;
+    for (int i = 0; i < o.urls.size(); i++) {
+      code = transfer(o.forUrl(i), stdout, stderr, terminal);
+    }
+    return code;
+  }
+
+  /** One URL's transfer: its failure printed (unless -s without -S), then -w. */
+  static int transfer(Options o, OutputStream stdout, PrintStream stderr, Terminal terminal) {
+    Transfer t = null;
+    int code;
+    String message;
+    boolean usage = false;
+    try {
+      t = new Transfer(o, terminal, stdout, stderr, System.getenv());
+      code = flush(stdout, stderr, t.run());
+      message = "";
+    } catch (UsageException e) {
+      flush(stdout, stderr, 0);
+      code = e.exitCode();
+      message = e.getMessage();
+      usage = true;
+    } catch (CliException e) {
+      flush(stdout, stderr, 0);
+      code = e.exitCode();
+      message = e.getMessage();
+    } catch (IOException e) {
+      code = Failures.WRITE_ERROR;
+      message = "cannot write to stdout: " + e.getMessage();
     } catch (RuntimeException | StackOverflowError e) {
       flush(stdout, stderr, 0);
-      boolean verbose = o != null && o.verbose;
-      if (verbose) {
+      if (o.verbose) {
         e.printStackTrace(stderr);
       }
-      double connect = o == null ? 5 : o.connectTimeoutSeconds >= 0 ? o.connectTimeoutSeconds : o.timeoutSeconds;
-      double read = o == null ? 5 : o.timeoutSeconds;
-      Failures.Failure f = Failures.of(e, connect, read);
-      stderr.println("strand: " + f.message() + (verbose || f.exitCode() != Failures.INTERNAL ? "" : " (-v shows the stack trace)"));
-      return f.exitCode();
+      double connect = o.connectTimeoutSeconds >= 0 ? o.connectTimeoutSeconds : o.timeoutSeconds;
+      Failures.Failure f = Failures.of(e, connect, o.timeoutSeconds);
+      code = f.exitCode();
+      message = f.message() + (o.verbose || f.exitCode() != Failures.INTERNAL ? "" : " (-v shows the stack trace)");
+    }
+    // curl's -s hides failures too; -S shows them again. A usage error is always shown.
+    if (code != Failures.OK && (usage || !o.silent || o.showError)) {
+      stderr.println("strand: " + message + (usage ? " (see strand --help)" : ""));
+    }
+    if (o.writeOut != null && t != null) {
+      try {
+        WriteOut.write(writeOutFormat(o.writeOut), t.facts(), new WriteOut.Outcome(code, message), stdout, stderr);
+      } catch (IOException e) {
+        return code == Failures.OK ? Failures.WRITE_ERROR : code;
+      }
+    }
+    return code;
+  }
+
+  /** -w's format: the text, or {@code @FILE} ({@code @-}: stdin) to read it from. */
+  private static String writeOutFormat(String value) {
+    if (!value.startsWith("@")) {
+      return value;
+    }
+    try {
+      return value.equals("@-") ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
+          : java.nio.file.Files.readString(java.nio.file.Path.of(value.substring(1)));
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return "";
     }
   }
 

@@ -28,10 +28,20 @@ final class RequestFactory {
 
   static Request build(Options o) throws CliException {
     Request.Builder b;
+    String url = url(o.url);
+    if (o.get && !o.data.isEmpty()) {
+      url = withQuery(url, new String(DataParts.join(o.data), StandardCharsets.UTF_8));
+    }
+    if (o.uploadFile != null) {
+      url = withFileName(url, o.uploadFile);
+    }
     try {
-      b = Request.builder(o.effectiveMethod(), url(o.url));
+      b = Request.builder(o.effectiveMethod(), url);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
+    }
+    if (o.range != null) {
+      b.header("Range", "bytes=" + o.range);
     }
     for (String param : o.params) {
       int eq = param.indexOf('=');
@@ -57,8 +67,11 @@ final class RequestFactory {
     if (literalCookies != null) {
       b.header("Cookie", literalCookies);
     }
-    if (!o.data.isEmpty()) {
-      b.body(body(o.data, "&", "application/x-www-form-urlencoded"));
+    if (!o.data.isEmpty() && !o.get) {
+      b.body(DataParts.body(o.data));
+    } else if (o.uploadFile != null) {
+      b.body(o.uploadFile.equals("-") ? RequestBody.ofInputStream(System.in, null)
+          : RequestBody.ofFile(readable(o.uploadFile), null));
     } else if (!o.json.isEmpty()) {
       b.body(body(o.json, "", "application/json"));
       if (!hasAccept) {
@@ -68,6 +81,38 @@ final class RequestFactory {
       b.body(multipart(o.form));
     }
     return b.build();
+  }
+
+  /** {@code url} with {@code query} added to its query string (-G). */
+  static String withQuery(String url, String query) {
+    if (query.isEmpty()) {
+      return url;
+    }
+    int hash = url.indexOf('#');
+    String base = hash < 0 ? url : url.substring(0, hash);
+    String fragment = hash < 0 ? "" : url.substring(hash);
+    return base + (base.indexOf('?') < 0 ? "?" : base.endsWith("?") || base.endsWith("&") ? "" : "&") + query + fragment;
+  }
+
+  /** -T: a URL whose path is empty or ends with / gets the uploaded file's name, as in curl. */
+  static String withFileName(String url, String file) {
+    if (file.equals("-")) {
+      return url;
+    }
+    int scheme = url.indexOf("://");
+    int pathStart = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+    int queryStart = url.indexOf('?');
+    boolean noPath = pathStart < 0 || (queryStart >= 0 && pathStart > queryStart);
+    String name = Path.of(file).getFileName().toString();
+    String encoded = java.net.URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
+    if (noPath) {
+      return queryStart < 0 ? url + "/" + encoded : url.substring(0, queryStart) + "/" + encoded + url.substring(queryStart);
+    }
+    String path = queryStart < 0 ? url.substring(pathStart) : url.substring(pathStart, queryStart);
+    if (!path.endsWith("/")) {
+      return url;
+    }
+    return queryStart < 0 ? url + encoded : url.substring(0, queryStart) + encoded + url.substring(queryStart);
   }
 
   /**
@@ -147,7 +192,7 @@ final class RequestFactory {
     return m.build();
   }
 
-  private static Path readable(String name) throws CliException {
+  static Path readable(String name) throws CliException {
     Path p = Path.of(name);
     if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
       String why = Files.exists(p) ? (Files.isDirectory(p) ? "is a directory" : "not readable") : "no such file";

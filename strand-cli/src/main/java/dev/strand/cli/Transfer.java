@@ -46,6 +46,8 @@ final class Transfer {
   private static final int PRETTY_LIMIT = 16 << 20;
 
   private final Options o;
+  /** The client DNS over HTTPS goes through (--doh-url), closed with the transfer's. */
+  private Client doh;
   private final Terminal terminal;
   private final OutputStream stdout;
   private final PrintStream err;
@@ -53,6 +55,10 @@ final class Transfer {
   /** Response heads seen by the hook, for -i with redirects: every hop is printed, as curl does. */
   private final List<ResponseHead> heads = new ArrayList<>();
   private final CookieJar jar = CookieJar.create();
+  /** What -w reports: timings, addresses and sizes of the current attempt. */
+  private final TransferFacts facts = new TransferFacts();
+  /** --trace-ascii, or null. */
+  private TraceAscii trace;
   /** The TLS session -v last described: each connection's is printed once. */
   private SSLSession printedSession;
 
@@ -68,19 +74,144 @@ final class Transfer {
     if (o.user != null && o.bearer != null) {
       throw new UsageException("use only one of -u/--user and --bearer");
     }
+    facts.reset(System.nanoTime());
     Request request = RequestFactory.build(o);
+    if (o.traceAscii != null) {
+      trace = new TraceAscii(traceStream(o.traceAscii));
+    }
     // Closed before the process exits: HotSpot's exit waits up to 300 ms for threads blocked in native
     // code, and an open client's I/O thread sits in the selector (measured: 514 -> ~200 ms per call).
-    try (Client client = client(request)) {
+    try (Client client = client(request); Client resolver = doh) {
       try {
         if (o.ws) {
           return new WebSocketSession(o, stdout, err, terminal.stdoutTty()).run(client, request, System.in);
         }
-        return o.sse ? events(client, request) : transfer(client, request);
+        return o.sse ? events(client, request) : withRetries(client, request);
       } finally {
+        facts.endNanos = System.nanoTime();
         if (o.cookieJar != null) {
           writeCookies();
         }
+        if (trace != null) {
+          trace.close();
+        }
+      }
+    }
+  }
+
+  /** What this transfer did, for -w (also after a failure). */
+  TransferFacts facts() {
+    return facts;
+  }
+
+  private PrintStream traceStream(String file) throws CliException {
+    if (file.equals("-")) {
+      return new PrintStream(stdout, true, StandardCharsets.UTF_8);
+    }
+    if (file.equals("%")) {
+      return err;
+    }
+    try {
+      return new PrintStream(new FileOutputStream(file), false, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new CliException(Failures.WRITE_ERROR, "cannot write " + file + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * {@code --retry N} as curl has it: a transfer that fails with a transient error (a timeout, 408, 429,
+   * 500, 502, 503, 504; a refused connection with {@code --retry-connrefused}; anything with
+   * {@code --retry-all-errors}) is made again from the start, up to N more times, waiting what
+   * {@code Retry-After} asks, else {@code --retry-delay}, else 1, 2, 4 ... s up to 10 minutes; no retry
+   * starts after {@code --retry-max-time}. Each attempt has the whole {@code -m} to itself.
+   */
+  private int withRetries(Client client, Request request) throws IOException, CliException {
+    long start = System.nanoTime();
+    for (int attempt = 0; ; attempt++) {
+      boolean mayRetry = attempt < o.retry
+          && (o.retryMaxTimeSeconds <= 0 || System.nanoTime() - start < o.retryMaxTimeSeconds * 1e9);
+      facts.reset(System.nanoTime());
+      Duration retryAfter;
+      String why;
+      try {
+        return transfer(client, request, mayRetry);
+      } catch (TransientStatus t) {
+        retryAfter = t.retryAfter;
+        why = "HTTP " + t.status + t.reason;
+      } catch (HttpException e) {
+        if (!mayRetry || !isTransientFailure(e)) {
+          throw e;
+        }
+        retryAfter = null;
+        why = Failures.of(e, connectSeconds(), o.timeoutSeconds).message();
+      } catch (CliException e) {
+        if (!mayRetry || !o.retryAllErrors || e instanceof UsageException) {
+          throw e;
+        }
+        retryAfter = null;
+        why = e.getMessage();
+      }
+      Duration delay = retryAfter != null ? retryAfter
+          : o.retryDelaySeconds >= 0 ? duration(o.retryDelaySeconds)
+          : Duration.ofSeconds(1L << Math.min(attempt, 9));
+      delay = delay.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : delay;
+      synchronized (heads) {
+        heads.clear(); // -i shows the answer kept, not the ones retried
+      }
+      if (!o.silent) {
+        err.println("strand: " + why + "; retry " + (attempt + 1) + " of " + o.retry + " in "
+            + Failures.seconds(seconds(delay)));
+      }
+      try {
+        Thread.sleep(delay);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CliException(Failures.INTERNAL, "interrupted while waiting to retry");
+      }
+    }
+  }
+
+  private boolean isTransientFailure(HttpException e) {
+    if (o.retryAllErrors || e instanceof dev.strand.TimeoutException) {
+      return true;
+    }
+    return o.retryConnRefused && e instanceof dev.strand.ConnectException && e.getMessage() != null
+        && e.getMessage().contains("connection refused");
+  }
+
+  /** A response curl would retry (408, 429, 500, 502, 503, 504), seen while a retry is still allowed. */
+  private static final class TransientStatus extends Exception {
+    final int status;
+    final String reason;
+    final Duration retryAfter;
+
+    TransientStatus(StreamingResponse r) {
+      super(null, null, false, false);
+      this.status = r.status();
+      this.reason = statusText(r);
+      this.retryAfter = retryAfter(r.headers().first("Retry-After"));
+    }
+  }
+
+  private static boolean isTransient(int status) {
+    return status == 408 || status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+  }
+
+  /** {@code Retry-After} in seconds or as an HTTP date; null if absent or unreadable. */
+  static Duration retryAfter(String value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Duration.ofSeconds(Math.max(0, Long.parseLong(value.strip())));
+    } catch (NumberFormatException notSeconds) {
+      try {
+        java.time.ZonedDateTime at = java.time.ZonedDateTime.parse(value.strip(),
+            java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME);
+        Duration d = Duration.between(java.time.Instant.now(), at.toInstant());
+        return d.isNegative() ? Duration.ZERO : d;
+      } catch (java.time.format.DateTimeParseException unreadable) {
+        return null;
       }
     }
   }
@@ -133,7 +264,7 @@ final class Transfer {
     long start = System.nanoTime();
     try (EventStream events = client.events(request)) {
       if (o.include) {
-        writeHeads(events.response());
+        writeHeads(events.response(), stdout);
         stdout.flush();
       }
       boolean toStdout = o.output == null || o.output.equals("-");
@@ -159,24 +290,91 @@ final class Transfer {
     return Failures.OK;
   }
 
-  private int transfer(Client client, Request request) throws IOException, CliException {
+  private int transfer(Client client, Request request, boolean mayRetry)
+      throws IOException, CliException, TransientStatus {
     long start = System.nanoTime();
-    StreamingResponse response = client.stream(request);
+    long resumeFrom = resumeOffset();
+    Request r = resumeFrom > 0 ? request.toBuilder().setHeader("Range", "bytes=" + resumeFrom + "-").build() : request;
+    StreamingResponse response = client.stream(r);
     try (response) {
-      if (o.fail && response.status() >= 400) {
-        throw new CliException(Failures.HTTP_ERROR, "HTTP " + response.status() + statusText(response)
+      int status = response.status();
+      if (mayRetry && (isTransient(status) || (o.retryAllErrors && status >= 400 && (o.fail || o.failWithBody)))) {
+        throw new TransientStatus(response);
+      }
+      if (resumeFrom > 0 && alreadyComplete(response, resumeFrom)) {
+        if (o.verbose) {
+          err.println("* the whole file is already here (" + resumeFrom + " bytes): nothing to resume");
+        }
+        return Failures.OK;
+      }
+      if (resumeFrom > 0 && status == 200) {
+        throw new CliException(Failures.RANGE_ERROR, "the server does not seem to support byte ranges: cannot resume"
+            + Failures.on(request));
+      }
+      boolean failed = (o.fail || o.failWithBody) && status >= 400;
+      if (failed && !o.failWithBody) {
+        throw new CliException(Failures.HTTP_ERROR, "HTTP " + status + statusText(response)
             + Failures.on(response.request() != null ? response.request() : request));
       }
       if (o.include || o.head) {
-        writeHeads(response);
+        writeHeads(response, stdout);
+      }
+      if (o.dumpHeader != null) {
+        dumpHeaders(response);
       }
       long bytes = "HEAD".equals(response.request() != null ? response.request().method() : request.method())
-          ? 0 : writeBody(response);
+          ? 0 : writeBody(response, resumeFrom > 0 && status == 206);
       if (o.verbose) {
         err.println("* " + bytes + " body bytes in " + millis(System.nanoTime() - start) + " ms");
       }
+      if (failed) {
+        throw new CliException(Failures.HTTP_ERROR, "HTTP " + status + statusText(response)
+            + Failures.on(response.request() != null ? response.request() : request));
+      }
     }
     return Failures.OK;
+  }
+
+  /** -C: the byte offset to resume from; for {@code -C -} the size of the output file there is, else 0. */
+  private long resumeOffset() throws UsageException {
+    if (o.continueAt == null) {
+      return 0;
+    }
+    if (!o.continueAt.equals("-")) {
+      return Long.parseLong(o.continueAt);
+    }
+    if (o.output == null || o.output.equals("-")) {
+      throw new UsageException("-C - needs -o FILE: the file to resume");
+    }
+    try {
+      Path file = Path.of(o.output);
+      return Files.isRegularFile(file) ? Files.size(file) : 0;
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  /** A 416 whose Content-Range says the resource is {@code offset} long, or a 200 of exactly that length. */
+  private static boolean alreadyComplete(StreamingResponse r, long offset) {
+    String range = r.headers().first("Content-Range");
+    if (r.status() == 416 && range != null && range.strip().equals("bytes */" + offset)) {
+      return true;
+    }
+    String length = r.headers().first("Content-Length");
+    return r.status() == 200 && length != null && length.strip().equals(Long.toString(offset));
+  }
+
+  /** -D FILE (or - for stdout): the heads as -i prints them. */
+  private void dumpHeaders(StreamingResponse response) throws IOException, CliException {
+    if (o.dumpHeader.equals("-")) {
+      writeHeads(response, stdout);
+      return;
+    }
+    try (OutputStream out = new FileOutputStream(o.dumpHeader)) {
+      writeHeads(response, out);
+    } catch (IOException e) {
+      throw new CliException(Failures.WRITE_ERROR, "cannot write " + o.dumpHeader + ": " + e.getMessage());
+    }
   }
 
   private Client client(Request request) throws CliException {
@@ -195,12 +393,14 @@ final class Transfer {
     Proxy proxy = o.unixSocket != null ? Proxy.none() : proxy();
     NettyTransport transport;
     try {
+      Tls tls = tls();
       NettyTransport.Builder tb = NettyTransport.builder().ioThreads(1).preferNative(false).limits(Limits.ofConnections(4))
-          .tls(tls()).version(version());
+          .tls(tls).version(version());
       if (o.unixSocket != null) {
         tb.unixSocket(Path.of(o.unixSocket)); // curl ignores proxies with --unix-socket, and so do we
       } else {
         tb.proxy(proxy);
+        doh = NameResolution.apply(o, tb, request.url(), tls);
       }
       transport = tb.build();
     } catch (IllegalArgumentException | IllegalStateException badTlsSettings) {
@@ -212,7 +412,8 @@ final class Transfer {
         .followRedirects(o.location)
         .maxRedirects(o.maxRedirects)
         .decompress(o.compressed)
-        .retry(retryPolicy());
+        .eventListener(facts)
+        .retry(RetryPolicy.none()); // retries are whole transfers, as curl makes them (withRetries)
     readCookies();
     b.cookieJar(jar);
     if (o.user != null) {
@@ -238,29 +439,78 @@ final class Transfer {
           + ", write " + (timeout.write() == null ? "none" : Failures.seconds(seconds(timeout.write()))));
       b.onRequest(r -> printRequest(r, proxy));
     }
+    if (trace != null) {
+      b.onRequest(trace::sent);
+    }
     b.onResponse(this::onResponse);
     return b.build();
   }
 
   /** TLS as curl's flags say: {@code --cacert} replaces the system trust store, as in curl. */
   private Tls tls() throws UsageException {
-    if (o.insecure) {
+    boolean versions = o.tlsMin != null || o.tlsMax != null || o.ciphers != null || o.tls13Ciphers != null;
+    if (o.insecure && !versions) {
       return Tls.insecure();
     }
-    if (o.cacert == null && o.cert == null && o.key == null) {
+    if (o.cacert == null && o.cert == null && o.key == null && !versions) {
       return Tls.system();
     }
-    Tls.Builder tls = Tls.builder();
+    Tls.Builder tls = o.insecure ? Tls.insecure().toBuilder() : Tls.builder();
     if (o.cacert != null) {
       tls.trustPem(existing(o.cacert, "--cacert")).trustSystem(false);
     }
-    if (o.cert != null || o.key != null) {
-      if (o.cert == null || o.key == null) {
-        throw new UsageException("--cert and --key go together");
+    if (o.cert != null) {
+      clientCertificate(tls);
+    }
+    if (o.tlsMin != null || o.tlsMax != null) {
+      List<String> allowed = new ArrayList<>();
+      for (String v : List.of("1.3", "1.2")) {
+        if ((o.tlsMin == null || v.compareTo(o.tlsMin) >= 0) && (o.tlsMax == null || v.compareTo(o.tlsMax) <= 0)) {
+          allowed.add("TLSv" + v);
+        }
       }
-      tls.clientCertificate(existing(o.cert, "--cert"), existing(o.key, "--key"));
+      tls.protocols(allowed.toArray(String[]::new));
+    }
+    if (o.ciphers != null || o.tls13Ciphers != null) {
+      List<String> suites = new ArrayList<>();
+      for (String list : new String[] {o.tls13Ciphers, o.ciphers}) {
+        if (list != null) {
+          for (String suite : list.split("[:, ]+")) {
+            if (!suite.isBlank()) {
+              suites.add(suite.strip());
+            }
+          }
+        }
+      }
+      try {
+        tls.cipherSuites(suites.toArray(String[]::new));
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--ciphers: " + e.getMessage());
+      }
     }
     return tls.build();
+  }
+
+  /**
+   * -E as curl reads it: {@code FILE} or {@code FILE:PASSWORD}; a PKCS#12 file ({@code --cert-type P12}, or
+   * a .p12/.pfx name), or PEM with the key in --key or in the same file.
+   */
+  private void clientCertificate(Tls.Builder tls) throws UsageException {
+    String file = o.cert;
+    String password = null;
+    int colon = file.lastIndexOf(':');
+    if (colon > 1 && !Files.exists(Path.of(file))) { // "C:\..." and names with colons stay whole
+      password = file.substring(colon + 1);
+      file = file.substring(0, colon);
+    }
+    String lower = file.toLowerCase(Locale.ROOT);
+    boolean p12 = "P12".equals(o.certType) || (o.certType == null && (lower.endsWith(".p12") || lower.endsWith(".pfx")));
+    if (p12) {
+      tls.clientPkcs12(existing(file, "--cert"), (password == null ? "" : password).toCharArray());
+    } else {
+      Path cert = existing(file, "--cert");
+      tls.clientCertificate(cert, o.key != null ? existing(o.key, "--key") : cert);
+    }
   }
 
   private static Path existing(String file, String flag) throws UsageException {
@@ -284,48 +534,6 @@ final class Transfer {
     return o.http11 ? Version.HTTP_1_1 : Version.HTTP_2;
   }
 
-  /**
-   * {@code --retry N} as curl has it, on the client's retry policy: N retries after a connect failure,
-   * a timeout, 408, 429 or a 5xx, any method; waits up to 1, 2, 4 ... s (random, at most 10 minutes), or
-   * the fixed {@code --retry-delay}, or what {@code Retry-After} asks. Each retry is announced unless {@code -s}.
-   */
-  private RetryPolicy retryPolicy() {
-    if (o.retry == 0) {
-      return RetryPolicy.none();
-    }
-    int[] statuses = new int[2 + 100];
-    statuses[0] = 408;
-    statuses[1] = 429;
-    for (int i = 0; i < 100; i++) {
-      statuses[2 + i] = 500 + i;
-    }
-    RetryPolicy.Builder b = RetryPolicy.builder()
-        .maxAttempts(o.retry + 1)
-        .retryStatuses(statuses)
-        .retryNonIdempotent(true)
-        .budget(0, Integer.MAX_VALUE) // one transfer: --retry N is the only bound
-        .onRetry(this::retryNotice);
-    if (o.retryDelaySeconds >= 0) {
-      b.maxDelay(MAX_RETRY_DELAY).fixedDelay(duration(o.retryDelaySeconds));
-    } else {
-      b.backoff(Duration.ofSeconds(1), MAX_RETRY_DELAY);
-    }
-    return b.build();
-  }
-
-  private void retryNotice(RetryPolicy.Retry retry) {
-    synchronized (heads) {
-      heads.clear(); // -i shows the answer kept, not the ones retried
-    }
-    if (!o.silent) {
-      String what = retry.failure() != null
-          ? Failures.of(retry.failure(), connectSeconds(), o.timeoutSeconds).message()
-          : "HTTP " + retry.response().status() + statusText(retry.response());
-      err.println("strand: " + what + "; retry " + (retry.nextAttempt() - 1) + " of " + o.retry + " in "
-          + Failures.seconds(seconds(retry.delay())));
-    }
-  }
-
   private double connectSeconds() {
     return o.connectTimeoutSeconds >= 0 ? o.connectTimeoutSeconds : o.timeoutSeconds;
   }
@@ -333,6 +541,9 @@ final class Transfer {
   private void onResponse(ResponseHead head) {
     synchronized (heads) {
       heads.add(head);
+    }
+    if (trace != null) {
+      trace.received(head);
     }
     if (o.verbose) {
       StringBuilder sb = new StringBuilder();
@@ -412,7 +623,7 @@ final class Transfer {
   }
 
   /** curl's {@code -i}: the status line and headers of every response received, CRLF-terminated. */
-  private void writeHeads(ResponseHead last) throws IOException {
+  private void writeHeads(ResponseHead last, OutputStream out) throws IOException {
     List<ResponseHead> all;
     synchronized (heads) {
       all = new ArrayList<>(heads);
@@ -428,25 +639,37 @@ final class Transfer {
       }
       sb.append("\r\n");
     }
-    stdout.write(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
+    out.write(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
   }
 
   /** Writes the body to stdout or the -o file; returns the number of bytes received. */
-  private long writeBody(StreamingResponse response) throws CliException, IOException {
+  private long writeBody(StreamingResponse response, boolean append) throws CliException, IOException {
+    if (o.remoteName) {
+      o.output = RemoteName.of(response, o.remoteHeaderName);
+    }
     boolean toStdout = o.output == null || o.output.equals("-");
+    facts.fileName = toStdout ? null : o.output;
     String contentType = response.headers().first("Content-Type");
-    if (toStdout && terminal.stdoutTty() && JsonPrinter.isJson(contentType)) {
+    if (toStdout && terminal.stdoutTty() && JsonPrinter.isJson(contentType) && trace == null && o.limitRate == 0) {
       return writePretty(response, contentType);
     }
-    OutputStream out = toStdout ? stdout : openOutput();
+    OutputStream out = toStdout ? stdout : openOutput(append);
     Progress progress = !toStdout && terminal.stderrTty() && !o.silent
         ? new Progress(err, expectedLength(response), System.nanoTime())
         : null;
     long bytes = 0;
     try {
+      long started = System.nanoTime();
       for (byte[] chunk : response.chunks()) {
         write(out, chunk, 0, chunk.length, toStdout);
         bytes += chunk.length;
+        facts.downloaded = bytes;
+        if (trace != null) {
+          trace.received(chunk, chunk.length);
+        }
+        if (o.limitRate > 0) {
+          throttle(bytes, started);
+        }
         if (progress != null) {
           progress.update(bytes, System.nanoTime());
         }
@@ -489,9 +712,30 @@ final class Transfer {
     return bytes;
   }
 
+  /**
+   * --limit-rate: sleeps until {@code bytes} are no more than the rate allows since {@code started}. The
+   * body is read with backpressure, so a reader that waits slows the sender too, as curl's does.
+   */
+  private void throttle(long bytes, long started) throws CliException {
+    long due = started + (long) (bytes * 1e9 / o.limitRate);
+    long wait = due - System.nanoTime();
+    if (wait > 0) {
+      try {
+        Thread.sleep(Duration.ofNanos(wait));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CliException(Failures.INTERNAL, "interrupted");
+      }
+    }
+  }
+
   private OutputStream openOutput() throws CliException {
+    return openOutput(false);
+  }
+
+  private OutputStream openOutput(boolean append) throws CliException {
     try {
-      return new FileOutputStream(o.output);
+      return new FileOutputStream(o.output, append);
     } catch (IOException e) {
       throw new CliException(Failures.WRITE_ERROR, "cannot write " + o.output + ": " + e.getMessage());
     }

@@ -21,6 +21,7 @@ import io.netty.handler.proxy.ProxyHandler;
 import io.netty.handler.proxy.Socks5ProxyHandler;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.resolver.NoopAddressResolverGroup;
+import io.netty.util.AttributeKey;
 import io.netty.util.NetUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetAddress;
@@ -51,6 +52,8 @@ public final class Dialer {
   private static final List<String> PROXY_ALPN = List.of("http/1.1");
   /** The largest response head to a {@code CONNECT}. */
   private static final int MAX_CONNECT_HEAD = 64 * 1024;
+  /** The tunnel handler of an attempt's channel, for the attempt that wins the race. */
+  private static final AttributeKey<ProxyHandler> TUNNEL = AttributeKey.valueOf("strand.tunnel");
 
   private Dialer() {}
 
@@ -88,12 +91,12 @@ public final class Dialer {
    * proxy). A channel is handed over on its event loop, always: the caller builds its pipeline there,
    * so nothing the peer sends (a TLS handshake completing, say) can pass a handler not yet added. The
    * channel does not auto-read and its pipeline holds only the tunnel's handler: the caller adds its own.
-   * A failure to reach the proxy or to open the tunnel is a {@link dev.strand.ConnectException} (or
-   * {@link dev.strand.ConnectTimeoutException}) naming the proxy; a failure to reach the origin directly
-   * is the socket's own exception, which {@link ErrorMapper#connect} words.
+   * A name is resolved with the engine's {@link dev.strand.Dns} and its addresses raced
+   * ({@link AddressRace}); the engine's Unix domain socket, if any, replaces all of that. Every failure is a
+   * {@link dev.strand.ConnectException} (or {@link dev.strand.ConnectTimeoutException}) naming where it
+   * failed: the proxy, the tunnel, or the origin with each of its addresses and why.
    *
-   * @param unixSocket the Unix domain socket to connect to instead of the origin's address (then
-   *     {@code proxy} is {@code null}), or {@code null}
+   * @param engine the loops, dial settings and Unix domain socket to connect with
    * @param mustTunnel as for {@link #route}
    * @param request for error messages; may be {@code null}
    */
@@ -279,6 +282,9 @@ public final class Dialer {
               }
             }
           });
+      if (tunnel != null) {
+        b.attr(TUNNEL, tunnel);
+      }
       if (settings.localAddress() != null) {
         b.localAddress(new InetSocketAddress(settings.localAddress(), 0));
       }
@@ -300,14 +306,13 @@ public final class Dialer {
         dialed.complete(ch);
         return;
       }
-      ch.eventLoop().execute(() -> awaitTunnel(ch, (ProxyHandler) ch.pipeline().get("proxy"), origin, proxy, start,
-          limit, request, dialed));
+      ch.eventLoop().execute(() -> awaitTunnel(ch, ch.attr(TUNNEL).get(), origin, proxy, start, limit, request, dialed));
     }
   }
 
   /** An address as messages show it: {@code [::1]:80}, {@code 127.0.0.1:80}. */
   static String show(InetSocketAddress address) {
-    return showHost(address.getAddress() == null ? address.getHostString() : address.getAddress().getHostAddress())
+    return showHost(address.getAddress() == null ? address.getHostString() : NetUtil.toAddressString(address.getAddress()))
         + ":" + address.getPort();
   }
 

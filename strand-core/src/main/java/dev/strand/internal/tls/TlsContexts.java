@@ -3,6 +3,7 @@ package dev.strand.internal.tls;
 import dev.strand.Tls;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.CipherSuiteConverter;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.IdentityCipherSuiteFilter;
 import io.netty.handler.ssl.JdkSslContext;
@@ -11,6 +12,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,6 +43,19 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * connection of one configuration must share it.
  */
 public final class TlsContexts {
+  /** IANA names as they are, OpenSSL names (curl's) turned into them. */
+  private static List<String> cipherSuites(List<String> names) {
+    List<String> java = new ArrayList<>();
+    for (String name : names) {
+      String converted = name.startsWith("TLS_") || name.startsWith("SSL_") ? name : CipherSuiteConverter.toJava(name, "TLS");
+      if (converted == null) {
+        throw new IllegalArgumentException("unknown cipher suite \"" + name + "\"");
+      }
+      java.add(converted);
+    }
+    return java;
+  }
+
   private static final int CACHE_SIZE = 32;
   private static final Map<CacheKey, TlsContext> CACHE = Collections.synchronizedMap(
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -100,6 +115,9 @@ public final class TlsContexts {
         .applicationProtocolConfig(apn)
         // newHandler sets the algorithm per engine; the context default must not undo Tls.insecure().
         .endpointIdentificationAlgorithm(tls.verify() ? "HTTPS" : null);
+    if (!tls.cipherSuites().isEmpty()) {
+      b.ciphers(cipherSuites(tls.cipherSuites()), SupportedCipherSuiteFilter.INSTANCE);
+    }
     try {
       b.trustManager(trustManager(tls));
       keyMaterial(tls, b);
