@@ -175,7 +175,7 @@ final class ArgParser {
     switch (name) {
       case "-X", "--request" -> o.method = value;
       case "-H", "--header" -> o.headers.add(header(value));
-      case "--url-query", "--param" -> o.params.add(pair(name, value));
+      case "--url-query", "--param" -> o.params.add(value);
       case "-d", "--data", "--data-ascii" -> o.data.add(new Options.Data(Options.DataKind.ASCII, value));
       case "--data-raw" -> o.data.add(new Options.Data(Options.DataKind.RAW, value));
       case "--data-binary" -> o.data.add(new Options.Data(Options.DataKind.BINARY, value));

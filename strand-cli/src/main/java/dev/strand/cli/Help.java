@@ -11,50 +11,79 @@ final class Help {
   }
 
   static final String TEXT = """
-      Usage: strand [OPTIONS] URL
-      Sends one HTTP request and writes the response body to stdout. GET unless -X or a body says otherwise.
-      A URL without a scheme gets http://.
+      Usage: strand [OPTIONS] URL...
+      Sends HTTP requests and writes the response bodies to stdout, curl's options with curl's meaning.
+      GET unless -X or a body says otherwise. A URL without a scheme gets http://. Several URLs are
+      fetched in turn (at once with -Z); the exit code is the last one's.
 
       Request:
         -X, --request METHOD     method to send, any token (GET, POST, QUERY, ...)
         -H, --header 'N: v'      add a header (repeatable); 'N:' with no value removes it
-        -p, --param name=value   add a query parameter, percent-encoded (repeatable)
-        -d, --data TEXT|@FILE    send a form body (POST unless -X); @- reads stdin; several are joined by &
+        -A, --user-agent TEXT    User-Agent ("" sends none)
+        -e, --referer URL        Referer
+            --url-query n=v      add a query parameter, percent-encoded (repeatable; also --param)
+        -d, --data TEXT|@FILE    send a form body (POST unless -X); @FILE and @- (stdin) lose their
+                                 newlines, as in curl; several -d are joined by &
+            --data-raw TEXT      as -d, but @ is just a character
+            --data-binary TEXT|@FILE   as -d, the file byte for byte (streamed when it is the only one)
+            --data-urlencode [name]=TEXT | [name]@FILE   form-encode the text or file
+        -G, --get                put the -d data in the URL's query and send a GET
             --json TEXT|@FILE    send a JSON body; sets Content-Type and Accept to application/json
         -F, --form name=value    multipart/form-data field (repeatable); name=@FILE[;type=T][;filename=N]
                                  uploads a file, streamed from disk
+        -T, --upload-file FILE   PUT the file (- for stdin); a URL ending in / gets the file's name
+        -r, --range RANGE        ask for these bytes only (Range: bytes=RANGE)
         -u, --user USER:PASS     HTTP Basic authentication (user:pass@ in the URL does the same)
             --digest             answer with -u's credentials by HTTP Digest (RFC 7616) instead
             --negotiate          answer the server's 401 by SPNEGO/Kerberos, with the ticket kinit left
+            --bearer TOKEN       Authorization: Bearer TOKEN
         -b, --cookie DATA|FILE   send "name=value; n2=v2" as the Cookie header, or read a cookie file
                                  (Netscape/curl format; a missing file starts an empty jar)
         -c, --cookie-jar FILE    write all cookies to FILE after the transfer (curl's format)
-            --bearer TOKEN       Authorization: Bearer TOKEN
+            --url URL            one more URL (as a positional one)
+        -K, --config FILE        read options from FILE, one a line (curl's format; - for stdin)
 
       Output:
         -i, --include            print status line and headers on stdout before the body
         -I, --head               send HEAD and print the status line and headers
+        -D, --dump-header FILE   write the status lines and headers to FILE (- for stdout)
+        -o, --output FILE        write the body to FILE (with a progress bar when stderr is a terminal);
+                                 one -o per URL, in order
+        -O, --remote-name        name the file after the URL's last path segment (--remote-name-all:
+                                 for every URL)
+        -J, --remote-header-name   with -O, the name Content-Disposition gives (never overwrites)
+        -C, --continue-at -|N    resume: ask for the rest of -o FILE (or from byte N) and append it
+        -w, --write-out FORMAT   print FORMAT after the transfer: %{http_code}, %{time_total},
+                                 %{size_download}, %{url_effective}, %{content_type}, %{num_redirects},
+                                 %{remote_ip}, %{exitcode}, %{errormsg}, %header{name}, %{stderr}... (@FILE)
         -v, --verbose            request and response headers and connection details on stderr
             --no-redact          -v shows Authorization, Cookie and Set-Cookie values (hidden by default)
                                  (and a stack trace on failure)
-        -o, --output FILE        write the body to FILE (with a progress bar when stderr is a terminal)
-        -s, --silent             no progress bar and no retry notices (failures still print one line)
+            --trace-ascii FILE   what was sent and received, in curl's trace format (- stdout, % stderr)
+        -s, --silent             no progress bar, no retry notices, no failure message
+        -S, --show-error         with -s, print failures all the same (-sS, as in curl)
+        -f, --fail               exit 22, printing no body, when the status is 400 or more
+            --fail-with-body     exit 22 when the status is 400 or more, after printing the body
         JSON bodies are indented and coloured when stdout is a terminal, never when piped.
         NO_COLOR=1 turns colour off.
 
       Connection:
         -L, --location           follow redirects (off by default)
             --max-redirs N       follow at most N redirects (default 20)
-        -m, --max-time SECONDS   limit for the whole transfer, retries and body included (no default)
+        -m, --max-time SECONDS   limit for each transfer attempt, body included (no default)
             --timeout SECONDS    limit for each phase: connect, read, write (default 5; 0 = none)
             --connect-timeout S  limit for connecting, if different
+            --limit-rate RATE    read at most RATE bytes a second (100K, 2M, 1G; /s /m /h /d)
+        -Z, --parallel           fetch the URLs at once (--parallel-max N, default 50)
             --unix-socket PATH   connect to this Unix domain socket; the URL names the origin
-            --retry N            retry up to N times on connect failure, timeout, 408, 429 and 5xx,
-                                 waiting a random time up to 1, 2, 4 ... s, or as Retry-After says
+            --retry N            make a failed transfer again, up to N times, on a timeout, 408, 429,
+                                 500, 502, 503 or 504, waiting what Retry-After says, else 1, 2, 4 ... s
             --retry-delay S      wait S seconds between retries instead
+            --retry-max-time S   start no retry after S seconds
+            --retry-connrefused  retry a refused connection too
+            --retry-all-errors   retry on any error (with -f, any status of 400 or more too)
             --compressed         ask for gzip, deflate and brotli and decompress (default)
             --no-compressed      ask for and decode no compression
-        -f, --fail               exit 22, printing no body, when the status is 400 or more
             --http1.1            HTTP/1.1 only
             --http2              offer HTTP/2 over TLS (ALPN), falling back to HTTP/1.1 (the default)
             --http2-prior-knowledge   HTTP/2 without negotiation (h2c on http://)
@@ -86,7 +115,11 @@ final class Help {
       TLS:
             --cacert FILE        trust only the CA certificates in this PEM file
         -k, --insecure           do not verify the server's certificate (a warning is printed)
-        -E, --cert FILE --key FILE   client certificate and key (PEM)
+        -E, --cert FILE[:PASS]   client certificate: PEM (key in --key FILE or the same file), or
+                                 PKCS#12 (.p12/.pfx, or --cert-type P12) with its password
+            --tlsv1.2, --tlsv1.3 the lowest TLS version; --tls-max 1.2|1.3 the highest
+            --ciphers LIST       TLS 1.2 cipher suites, colon-separated (OpenSSL or IANA names);
+                                 --tls13-ciphers for TLS 1.3's
 
       Streams:
             --sse                print each server-sent event as it arrives (event:/id:/data: lines,
@@ -99,18 +132,24 @@ final class Help {
         -h, --help               this help
         -V, --version            version and features
 
+      Where strand differs from curl, on purpose: every phase has a 5 s timeout (--timeout 0 for none);
+        responses are decompressed by default (--no-compressed to opt out); the proxy variables are read
+        (--no-proxy-env); -v hides credentials (--no-redact); JSON is coloured on a terminal; no
+        Accept: */* is sent; -Z writes each transfer's output whole, never interleaved; --trace-ascii is
+        rebuilt from the requests and responses, not the raw bytes; --url-query is also --param.
+
       Exit codes (as curl's): 0 ok, 2 usage, 3 bad URL, 6 cannot resolve host, 7 cannot connect,
         22 HTTP status >= 400 with --fail, 23 cannot write output, 26 cannot read input file, 28 timeout,
-        35 TLS handshake, 47 too many redirects, 52 empty reply, 56 receive or protocol error,
-        60 certificate not trusted.
+        33 cannot resume (no byte ranges), 35 TLS handshake, 47 too many redirects, 52 empty reply,
+        56 receive or protocol error, 60 certificate not trusted.
 
       Examples:
         strand http://127.0.0.1:8080/small
         strand -i -L 127.0.0.1:8080/redirect/3
         strand -X QUERY --json '{"q": "strand"}' http://127.0.0.1:8080/echo
         strand -F title=holiday -F 'photo=@beach.jpg;type=image/jpeg' http://127.0.0.1:8080/sink
-        strand -o big.bin --retry 3 http://127.0.0.1:8080/bytes/52428800
-        strand -f -s http://127.0.0.1:8080/status/404 || echo "failed with $?"
+        strand -o big.bin -C - --retry 3 http://127.0.0.1:8080/bytes/52428800
+        strand -fsSL -w '%{http_code} %{time_total}\\n' -o /dev/null http://127.0.0.1:8080/small
         strand --sse http://127.0.0.1:8080/sse?count=3
         echo hello | strand --ws ws://127.0.0.1:8080/ws/echo
         strand serve --port 8080        # the loopback test server

@@ -35,6 +35,15 @@ final class RequestFactory {
     if (o.uploadFile != null) {
       url = withFileName(url, o.uploadFile);
     }
+    if (!o.params.isEmpty()) {
+      // --url-query reads as --data-urlencode does, and a leading + keeps the rest as it is (curl's rule).
+      List<Options.Data> pieces = new java.util.ArrayList<>();
+      for (String param : o.params) {
+        pieces.add(param.startsWith("+") ? new Options.Data(Options.DataKind.RAW, param.substring(1))
+            : new Options.Data(Options.DataKind.URLENCODE, param));
+      }
+      url = withQuery(url, new String(DataParts.join(pieces), StandardCharsets.UTF_8));
+    }
     try {
       b = Request.builder(o.effectiveMethod(), url);
     } catch (IllegalArgumentException e) {
@@ -42,10 +51,6 @@ final class RequestFactory {
     }
     if (o.range != null) {
       b.header("Range", "bytes=" + o.range);
-    }
-    for (String param : o.params) {
-      int eq = param.indexOf('=');
-      b.param(param.substring(0, eq), param.substring(eq + 1));
     }
     boolean hasAccept = false;
     for (String header : o.headers) {
@@ -72,6 +77,7 @@ final class RequestFactory {
     } else if (o.uploadFile != null) {
       b.body(o.uploadFile.equals("-") ? RequestBody.ofInputStream(System.in, null)
           : RequestBody.ofFile(readable(o.uploadFile), null));
+      b.expectContinue(true); // as curl's -T: the server may refuse before the file is sent
     } else if (!o.json.isEmpty()) {
       b.body(body(o.json, "", "application/json"));
       if (!hasAccept) {

@@ -295,6 +295,7 @@ final class Transfer {
     long start = System.nanoTime();
     long resumeFrom = resumeOffset();
     Request r = resumeFrom > 0 ? request.toBuilder().setHeader("Range", "bytes=" + resumeFrom + "-").build() : request;
+    facts.lastRequest = r;
     StreamingResponse response = client.stream(r);
     try (response) {
       int status = response.status();

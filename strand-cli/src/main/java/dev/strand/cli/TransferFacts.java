@@ -63,7 +63,9 @@ final class TransferFacts implements EventListener {
 
   @Override
   public void requestHeadersSent(Call call, long nanos, int streamId) {
-    lastRequest = call.request();
+    if (lastRequest == null) {
+      lastRequest = call.request();
+    }
   }
 
   @Override
@@ -86,6 +88,7 @@ final class TransferFacts implements EventListener {
   @Override
   public void redirect(Call call, long nanos, ResponseHead response, Request next) {
     redirects++;
+    lastRequest = next; // the call's request stays the first hop's
   }
 
   /** Seconds from the start to {@code nanos} (0 when the phase never happened), as curl's -w prints them. */

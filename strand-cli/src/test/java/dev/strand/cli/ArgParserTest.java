@@ -29,7 +29,7 @@ class ArgParserTest {
 
   @Test
   void longOptionsWithEqualsAndRepeatables() throws Exception {
-    Options o = ArgParser.parse(new String[] {"--timeout=2.5", "-H", "A: 1", "--header", "B: 2", "-p", "q=x y",
+    Options o = ArgParser.parse(new String[] {"--timeout=2.5", "-H", "A: 1", "--header", "B: 2", "--url-query", "q=x y",
         "--param=n=1", "--max-redirs", "3", "--retry", "2", "--no-compressed", "u"});
     assertEquals(2.5, o.timeoutSeconds);
     assertEquals(List.of("A: 1", "B: 2"), o.headers);
@@ -63,9 +63,9 @@ class ArgParserTest {
   void usageErrorsNameTheProblem() {
     assertUsage("no URL given");
     assertUsage("unknown option --bogus", "--bogus", "u");
-    assertUsage("unknown option -Z", "-sZ", "u");
+    assertUsage("unknown option -y", "-sy", "u");
     assertUsage("option -X needs a value", "u", "-X");
-    assertUsage("one URL at a time", "a", "b");
+    assertUsage("-C - needs -o FILE", "-C", "-", "u");
     assertUsage("--retry needs a whole number", "--retry", "-1", "u");
     assertUsage("--timeout needs a number of seconds", "--timeout", "soon", "u");
     assertUsage("is not \"Name: value\"", "-H", "NoColon", "u");

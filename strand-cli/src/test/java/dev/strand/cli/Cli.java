@@ -43,6 +43,16 @@ final class Cli {
     return run(Map.of(), null, args);
   }
 
+  /** Runs {@code program} (the launcher, or {@code "curl"} for the parity table) with {@code args} in {@code dir}. */
+  static Result runIn(java.nio.file.Path dir, String program, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(program.equals("strand") ? LAUNCHER.toString() : program);
+    command.addAll(List.of(args));
+    ProcessBuilder pb = builder(command, Map.of());
+    pb.directory(dir.toFile());
+    return exec(pb, command, null);
+  }
+
   /** Runs with extra environment variables and optional stdin bytes. */
   static Result run(Map<String, String> env, byte[] stdin, String... args) {
     List<String> command = new ArrayList<>();
@@ -183,7 +193,10 @@ final class Cli {
   }
 
   private static Result exec(List<String> command, Map<String, String> env, byte[] stdin) {
-    ProcessBuilder pb = builder(command, env);
+    return exec(builder(command, env), command, stdin);
+  }
+
+  private static Result exec(ProcessBuilder pb, List<String> command, byte[] stdin) {
     long start = System.nanoTime();
     try {
       Process p = pb.start();

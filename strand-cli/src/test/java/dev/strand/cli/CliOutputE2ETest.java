@@ -85,8 +85,11 @@ class CliOutputE2ETest {
   }
 
   @Test
-  void silentStillReportsFailures() {
-    Cli.Result r = Cli.run("-s", "--timeout", "0.5", server.url("/never"));
+  void silentHidesFailuresAndShowErrorShowsThem() {
+    Cli.Result silent = Cli.run("-s", "--timeout", "0.5", server.url("/never"));
+    assertEquals(28, silent.exit(), silent::toString);
+    assertEquals("", silent.stderr(), "curl's -s: the exit code alone says it");
+    Cli.Result r = Cli.run("-sS", "--timeout", "0.5", server.url("/never"));
     assertEquals(28, r.exit(), r::toString);
     assertTrue(r.stderr().startsWith("strand: read timed out after 0.5 s"), r::toString);
     assertFalse(r.stderr().contains("\tat "), "no stack trace without -v");

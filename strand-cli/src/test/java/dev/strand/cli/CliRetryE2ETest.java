@@ -84,7 +84,7 @@ class CliRetryE2ETest {
   @Test
   void givesUpAfterNRetriesAndReportsTheLastAnswer() {
     answers(new Answer(500, null, "broken"));
-    Cli.Result r = Cli.run("-f", "-s", "--retry", "2", "--retry-delay", "0.05", url());
+    Cli.Result r = Cli.run("-f", "-sS", "--retry", "2", "--retry-delay", "0.05", url());
     assertEquals(22, r.exit(), r::toString);
     assertEquals(3, requests.get(), "one try and two retries");
     assertEquals("strand: HTTP 500 Internal Server Error (GET " + url() + ")\n", r.stderr(), "-s hides retry notices");
@@ -102,12 +102,14 @@ class CliRetryE2ETest {
   }
 
   @Test
-  void retriesConnectFailures() throws IOException {
+  void retriesRefusedConnectionsWhenAsked() throws IOException {
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    Cli.Result r = Cli.run("--retry", "2", "--retry-delay", "0.05", "http://127.0.0.1:" + port + "/");
+    Cli.Result once = Cli.run("--retry", "2", "--retry-delay", "0.05", "http://127.0.0.1:" + port + "/");
+    assertEquals(1, once.stderr().lines().count(), "a refusal is not transient to curl: " + once);
+    Cli.Result r = Cli.run("--retry", "2", "--retry-connrefused", "--retry-delay", "0.05", "http://127.0.0.1:" + port + "/");
     assertEquals(7, r.exit(), r::toString);
     assertEquals(3, r.stderr().lines().count(), "two retry notices and the final failure: " + r);
     assertTrue(r.stderr().lines().toList().get(2).startsWith("strand: cannot connect to 127.0.0.1:" + port), r::toString);

@@ -19,9 +19,9 @@ class RequestFactoryTest {
 
   @Test
   void addsSchemeParamsAndHeaders() throws Exception {
-    Request r = build("-X", "QUERY", "-p", "q=a b", "-H", "X-A:  1 ", "127.0.0.1:9/s?x=1");
+    Request r = build("-X", "QUERY", "--url-query", "q=a b", "-H", "X-A:  1 ", "127.0.0.1:9/s?x=1");
     assertEquals("QUERY", r.method());
-    assertEquals("http://127.0.0.1:9/s?x=1&q=a%20b", r.url().toString());
+    assertEquals("http://127.0.0.1:9/s?x=1&q=a+b", r.url().toString());
     assertEquals("1", r.headers().first("X-A"));
     assertNull(r.body());
   }
@@ -35,9 +35,9 @@ class RequestFactoryTest {
   }
 
   @Test
-  void oneDataFileIsStreamedFromDisk() throws Exception {
+  void oneBinaryDataFileIsStreamedFromDisk() throws Exception {
     Path f = Files.write(dir.resolve("big.bin"), new byte[100_000]);
-    Request r = build("-d", "@" + f, "http://h/");
+    Request r = build("--data-binary", "@" + f, "http://h/");
     assertNull(r.body().bufferedBytes(), "not read into memory");
     assertEquals(100_000, r.body().contentLength());
   }
