@@ -5,6 +5,7 @@ import dev.strand.HttpException;
 import dev.strand.Request;
 import dev.strand.RequestBody;
 import dev.strand.Response;
+import dev.strand.flink.internal.StrandMetrics;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;

@@ -12,6 +12,7 @@ import dev.strand.TransportException;
 import dev.strand.flink.ErrorKind;
 import dev.strand.flink.HttpRecordException;
 import dev.strand.flink.HttpSettings;
+import dev.strand.flink.internal.StrandMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -45,7 +46,9 @@ import org.apache.flink.util.Collector;
  *       with an {@link HttpRecordException} naming the key and the request. A null key matches nothing.
  * </ul>
  *
- * <p>One {@link Client} per parallel subtask, built in {@link #open} and closed in {@link #close}. Public only
+ * <p>One {@link Client} per parallel subtask, built in {@link #open} and closed in {@link #close}. Metrics as
+ * for {@link dev.strand.flink.StrandAsyncFunction}, under {@code strand} on the lookup's group ({@code requests}
+ * counts every attempt, {@code retriesScheduled} the retries). Public only
  * because Flink's code generation requires it; tables make it, users do not.
  */
 public final class StrandHttpLookupFunction extends AsyncLookupFunction {
@@ -65,6 +68,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
     private final int maxRetries;
 
     private transient Client client;
+    private transient StrandMetrics metrics;
     private transient RowData.FieldGetter[] rowGetters;
     private transient RowData.FieldGetter[] keyGetters;
 
@@ -100,6 +104,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
         for (int i = 0; i < keyGetters.length; i++) {
             keyGetters[i] = RowData.createFieldGetter(keyTypes[i], i);
         }
+        metrics = new StrandMetrics(context.getMetricGroup());
         client = settings.newClient();
     }
 
@@ -134,8 +139,9 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
             }
             request = b.build();
         } catch (RuntimeException e) {
+            metrics.error(ErrorKind.MAPPER);
             lookup.result.completeExceptionally(new HttpRecordException(lookup.description, null, method,
-                    ErrorKind.OTHER, 0, null, "could not make the request: " + e, e));
+                    ErrorKind.MAPPER, 0, null, "could not make the request: " + e, e));
             return lookup.result;
         }
         send(lookup, request, 0);
@@ -147,6 +153,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
     }
 
     private void send(Lookup lookup, Request request, int retries) {
+        long start = metrics.started();
         CompletableFuture<Response> call;
         try {
             call = client.async().send(request);
@@ -154,6 +161,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
             call = CompletableFuture.failedFuture(e);
         }
         call.whenComplete((response, error) -> {
+            metrics.finished(start);
             try {
                 if (error != null) {
                     failed(lookup, request, retries, unwrap(error));
@@ -167,6 +175,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
     }
 
     private void failed(Lookup lookup, Request request, int retries, Throwable cause) {
+        metrics.error(kind(cause));
         if (cause instanceof TransportException && retries < maxRetries) {
             retry(lookup, request, retries, 0);
             return;
@@ -182,6 +191,9 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
         if (status == 404) {
             lookup.result.complete(List.of());
             return;
+        }
+        if (status >= 400 && status != 404) {
+            metrics.error(ErrorKind.STATUS);
         }
         if ((status == 429 || status >= 500) && retries < maxRetries) {
             retry(lookup, request, retries, retryAfterMillis(response));
@@ -200,6 +212,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
             try {
                 decoder.deserialize(body, new ListCollector(rows));
             } catch (Exception e) {
+                metrics.error(ErrorKind.MAPPER);
                 lookup.result.completeExceptionally(new HttpRecordException(lookup.description, describe(sent),
                         sent.method(), ErrorKind.MAPPER, status, null, "the table's format could not decode the "
                                 + "response body (" + body.length + " bytes): " + e, e));
@@ -239,6 +252,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
     private void retry(Lookup lookup, Request request, int retries, long retryAfterMs) {
         long backoff = Math.min(2_000, 100L << Math.min(retries, 10));
         long delay = Math.max(backoff, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+        metrics.retryScheduled(1);
         CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
                 .execute(() -> send(lookup, request, retries + 1));
     }

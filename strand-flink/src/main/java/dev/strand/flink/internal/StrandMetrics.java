@@ -1,4 +1,6 @@
-package dev.strand.flink;
+package dev.strand.flink.internal;
+
+import dev.strand.flink.ErrorKind;
 
 import java.util.EnumMap;
 import java.util.Map;
@@ -12,11 +14,15 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 /**
  * Strand's metrics on an operator's metric group, under the subgroup {@code strand}: {@code requests},
  * {@code errors.<kind>} per {@link ErrorKind}, {@code inFlight} (gauge), {@code latencyMs} (histogram over the
- * last 1024 exchanges), {@code timeoutsDropped}, {@code timeoutsFallback} and {@code retriesScheduled}.
- * Safe to update from any thread.
+ * last 1024 exchanges), {@code timeoutsDropped}, {@code timeoutsFallback} and {@code retriesScheduled}. The same
+ * set on every operator strand-flink makes (the async function, the sink, the SQL lookup), so one dashboard reads
+ * them all. Safe to update from any thread.
+ *
+ * <p>Not API: public only so that {@code dev.strand.flink.table} can use it.
  */
-final class StrandMetrics {
-    static final String GROUP = "strand";
+public final class StrandMetrics {
+    /** The subgroup's name. */
+    public static final String GROUP = "strand";
 
     private final Counter requests;
     private final Map<ErrorKind, Counter> errors = new EnumMap<>(ErrorKind.class);
@@ -26,7 +32,8 @@ final class StrandMetrics {
     private final Counter timeoutsFallback;
     private final Counter retriesScheduled;
 
-    StrandMetrics(MetricGroup operatorGroup) {
+    /** Registers the set on {@code operatorGroup}. */
+    public StrandMetrics(MetricGroup operatorGroup) {
         MetricGroup g = operatorGroup.addGroup(GROUP);
         requests = g.counter("requests");
         MetricGroup e = g.addGroup("errors");
@@ -41,31 +48,35 @@ final class StrandMetrics {
     }
 
     /** A request is about to be sent; returns its start time for {@link #finished}. */
-    long started() {
+    public long started() {
         requests.inc();
         inFlight.incrementAndGet();
         return System.nanoTime();
     }
 
     /** The request sent at {@code startNanos} has its response, or failed. */
-    void finished(long startNanos) {
+    public void finished(long startNanos) {
         inFlight.decrementAndGet();
         latencyMs.update(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
     }
 
-    void error(ErrorKind kind) {
+    /** A request (or its mapping) failed this way. */
+    public void error(ErrorKind kind) {
         errors.get(kind).inc();
     }
 
-    void timeoutDropped() {
+    /** A record timed out and was dropped. */
+    public void timeoutDropped() {
         timeoutsDropped.inc();
     }
 
-    void timeoutFallback() {
+    /** A record timed out and took its fallback. */
+    public void timeoutFallback() {
         timeoutsFallback.inc();
     }
 
-    void retryScheduled(int n) {
+    /** {@code n} retries were scheduled. */
+    public void retryScheduled(int n) {
         retriesScheduled.inc(n);
     }
 }
