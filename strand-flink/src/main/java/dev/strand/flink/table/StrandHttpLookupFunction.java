@@ -66,6 +66,8 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
     private final SerializationSchema<RowData> bodyEncoder;
     private final String bodyType;
     private final int maxRetries;
+    private final LookupMetadata[] metadata;
+    private final java.util.Set<String> metadataHeaders;
 
     private transient Client client;
     private transient StrandMetrics metrics;
@@ -74,7 +76,8 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
 
     StrandHttpLookupFunction(HttpSettings settings, UrlTemplate url, String method, UrlValues keys,
             int[] keyColumns, LogicalType[] keyTypes, LogicalType rowType, DeserializationSchema<RowData> decoder,
-            SerializationSchema<RowData> bodyEncoder, String bodyType, int maxRetries) {
+            SerializationSchema<RowData> bodyEncoder, String bodyType, int maxRetries, LookupMetadata[] metadata,
+            java.util.Set<String> metadataHeaders) {
         this.settings = settings;
         this.url = url;
         this.method = method;
@@ -86,6 +89,8 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
         this.bodyEncoder = bodyEncoder;
         this.bodyType = bodyType;
         this.maxRetries = maxRetries;
+        this.metadata = metadata;
+        this.metadataHeaders = metadataHeaders;
     }
 
     @Override
@@ -166,7 +171,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
                 if (error != null) {
                     failed(lookup, request, retries, unwrap(error));
                 } else {
-                    answered(lookup, request, retries, response);
+                    answered(lookup, request, retries, response, System.nanoTime() - start);
                 }
             } catch (RuntimeException | LinkageError e) {
                 lookup.result.completeExceptionally(e);
@@ -185,7 +190,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
                 sent.method(), kind(cause), 0, null, cause + retried(retries), cause));
     }
 
-    private void answered(Lookup lookup, Request request, int retries, Response response) {
+    private void answered(Lookup lookup, Request request, int retries, Response response, long latencyNanos) {
         int status = response.status();
         Request sent = response.request() != null ? response.request() : request;
         if (status == 404) {
@@ -219,9 +224,13 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
                 return;
             }
         }
+        Object[] meta = new Object[metadata.length];
+        for (int i = 0; i < meta.length; i++) {
+            meta[i] = metadata[i].read(response, latencyNanos, metadataHeaders);
+        }
         List<RowData> out = new ArrayList<>(rows.size());
         for (RowData decoded : rows) {
-            RowData joined = withKey(decoded, lookup.key);
+            RowData joined = withKey(decoded, lookup.key, meta);
             if (joined != null) {
                 out.add(joined);
             }
@@ -229,12 +238,18 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
         lookup.result.complete(out);
     }
 
-    /** The decoded row with the key's values in missing key columns, or null if it holds another key. */
-    private RowData withKey(RowData decoded, Object[] key) {
+    /**
+     * The decoded row with the key's values in missing key columns and the metadata after the physical columns, or
+     * null if it holds another key.
+     */
+    private RowData withKey(RowData decoded, Object[] key, Object[] meta) {
         if (decoded == null) {
             return null;
         }
-        GenericRowData row = new GenericRowData(rowGetters.length);
+        GenericRowData row = new GenericRowData(rowGetters.length + meta.length);
+        for (int i = 0; i < meta.length; i++) {
+            row.setField(rowGetters.length + i, meta[i]);
+        }
         for (int i = 0; i < rowGetters.length; i++) {
             row.setField(i, rowGetters[i].getFieldOrNull(decoded));
         }

@@ -56,6 +56,15 @@ public final class StrandHttpOptions {
             .withDescription("Requests made for one row (on connect failures, timeouts, 408, 429 and 5xx) before "
                     + "the job fails.");
 
+    /** Which response headers a lookup's {@code headers} metadata column holds. */
+    public static final ConfigOption<java.util.List<String>> METADATA_HEADERS = ConfigOptions.key("metadata.headers")
+            .stringType()
+            .asList()
+            .noDefaultValue()
+            .withDescription("The response headers a lookup table's 'headers' metadata column holds, e.g. "
+                    + "'ETag;X-RateLimit-Remaining' (names case-insensitive; the map's keys are lower case). "
+                    + "Without it the column holds every response header.");
+
     private StrandHttpOptions() {
     }
 }
