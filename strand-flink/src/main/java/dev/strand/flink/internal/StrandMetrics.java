@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 
 /**
  * Strand's metrics on an operator's metric group, under the subgroup {@code strand}: {@code requests},
@@ -35,16 +35,17 @@ public final class StrandMetrics {
     /** Registers the set on {@code operatorGroup}. */
     public StrandMetrics(MetricGroup operatorGroup) {
         MetricGroup g = operatorGroup.addGroup(GROUP);
-        requests = g.counter("requests");
+        // Errors, retries and (in the lookup) requests are counted from I/O and timer threads: thread-safe counters.
+        requests = g.counter("requests", new ThreadSafeSimpleCounter());
         MetricGroup e = g.addGroup("errors");
         for (ErrorKind k : ErrorKind.values()) {
-            errors.put(k, e.counter(k.metricName()));
+            errors.put(k, e.counter(k.metricName(), new ThreadSafeSimpleCounter()));
         }
         g.gauge("inFlight", inFlight::get);
-        latencyMs = g.histogram("latencyMs", new DescriptiveStatisticsHistogram(1024));
-        timeoutsDropped = g.counter("timeoutsDropped");
-        timeoutsFallback = g.counter("timeoutsFallback");
-        retriesScheduled = g.counter("retriesScheduled");
+        latencyMs = g.histogram("latencyMs", new LatencyHistogram(1024));
+        timeoutsDropped = g.counter("timeoutsDropped", new ThreadSafeSimpleCounter());
+        timeoutsFallback = g.counter("timeoutsFallback", new ThreadSafeSimpleCounter());
+        retriesScheduled = g.counter("retriesScheduled", new ThreadSafeSimpleCounter());
     }
 
     /** A request is about to be sent; returns its start time for {@link #finished}. */
