@@ -65,6 +65,29 @@ public final class StrandHttpOptions {
                     + "'ETag;X-RateLimit-Remaining' (names case-insensitive; the map's keys are lower case). "
                     + "Without it the column holds every response header.");
 
+    /** Whether the sink sends each row's idempotency key. */
+    public static final ConfigOption<Boolean> SINK_IDEMPOTENCY_KEYS = ConfigOptions.key("sink.idempotency-keys")
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("Send each row with an idempotency key derived from its request (method, URL, content "
+                    + "type, body), the same after a restore: effectively-once delivery to a server that honours "
+                    + "the key. Two identical rows share a key, so such a server applies one of them.");
+
+    /** The header that carries the key. */
+    public static final ConfigOption<String> SINK_IDEMPOTENCY_KEY_HEADER = ConfigOptions
+            .key("sink.idempotency-key.header")
+            .stringType()
+            .defaultValue("Idempotency-Key")
+            .withDescription("The header that carries a row's idempotency key.");
+
+    /** Whether the key is sent as an sf-string. */
+    public static final ConfigOption<Boolean> SINK_IDEMPOTENCY_KEY_QUOTED = ConfigOptions
+            .key("sink.idempotency-key.quoted")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("Send the key as an RFC 8941 sf-string (\"key\"), as the IETF draft defines "
+                    + "Idempotency-Key; false sends it bare.");
+
     private StrandHttpOptions() {
     }
 }
