@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * counted and printed (a server that ignored the key would have applied each of them again).
  */
 @Tag("flink-cluster")
-@Timeout(value = 150, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class EffectivelyOnceClusterTest {
 
     private static final int COUNT = 3_000;
@@ -41,7 +41,7 @@ class EffectivelyOnceClusterTest {
     @Test
     void everyRecordTakesEffectOnceThroughFailuresBeforeDuringAndAfterACheckpoint() throws Throwable {
         try (TestServer sink = TestServer.start(); ScriptedServer control = ScriptedServer.start(0);
-                ProcessCluster cluster = ProcessCluster.start(tmp, Duration.ofSeconds(90))) {
+                ProcessCluster cluster = ProcessCluster.start(tmp, Duration.ofSeconds(75))) {
             IdempotencyLedger ledger = sink.idempotency();
             control.failureScript(SCRIPT, ledger::inProgress);
             try {
