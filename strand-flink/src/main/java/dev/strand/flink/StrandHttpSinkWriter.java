@@ -54,8 +54,14 @@ final class StrandHttpSinkWriter<IN> extends AsyncSinkWriter<IN, HttpSinkEntry> 
             for (HttpSinkEntry e : entries) {
                 Request.Builder r = Request.builder(e.method(), e.url())
                         .body(RequestBody.of(e.body(), contentType(e.contentType())));
-                if (keys != null && e.idempotencyKey() != null) {
-                    r.header(keys.header(), keys.headerValue(e.idempotencyKey()));
+                String key = e.idempotencyKey();
+                if (key == null && keys != null && keys.extractor() == null) {
+                    // Restored from state written before keys (version 1): the derived key is what a fresh
+                    // conversion of the record would have given.
+                    key = IdempotencyKeys.contentKey(e);
+                }
+                if (keys != null && key != null) {
+                    r.header(keys.header(), keys.headerValue(key));
                 }
                 calls.add(send(r.build()));
             }
