@@ -9,7 +9,8 @@ import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
 /**
  * Writes buffered {@link HttpSinkEntry entries} into checkpoints: method, URL, content type, body, attempts and
  * (version 2) the idempotency key, so that an entry restored from a checkpoint is sent with the key it had. Reads
- * version 1 (no key) as well: such entries are restored without one.
+ * version 1 (no key) as well: such entries are restored without one, and the writer derives it when it sends them
+ * (unless the sink extracts keys from records, which a restored entry no longer has).
  */
 final class HttpSinkEntrySerializer extends AsyncSinkWriterStateSerializer<HttpSinkEntry> {
 
