@@ -23,9 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Effectively-once delivery through {@link StrandHttpSink} with idempotency keys, on a session cluster of separate
  * JVMs ({@link ProcessCluster}), under three injected task failures ({@link EffectivelyOnceJob}): as a checkpoint
- * starts, while it snapshots, and just after one completed, each with requests in flight at the server (whose
- * answers it holds back 40 ms after the write took effect). The server, the testkit's {@code /idempotent}, applies a
- * key once. Every record must have taken effect exactly once; the duplicates Flink's replays put on the wire are
+ * starts, while it snapshots, and just after one completed. The server, the testkit's {@code /idempotent}, applies a
+ * key once and holds each answer back 40 ms after the write took effect, so requests are in flight (applied, not
+ * yet acknowledged) when a task dies; "during" may find none, since the sink waits for its requests before its
+ * snapshot. Every record must have taken effect exactly once; the duplicates Flink's replays put on the wire are
  * counted and printed (a server that ignored the key would have applied each of them again).
  */
 @Tag("flink-cluster")
@@ -72,6 +73,8 @@ class EffectivelyOnceClusterTest {
                         + " the wire (replays absorbed by the key), requests in flight at the failures %s;"
                         + " %d ms submit to result%n", COUNT, ledger.effectiveWrites(), ledger.requests(),
                         duplicates, injected, millis);
+                assertTrue(injected.get("before") + injected.get("after") > 0,
+                        "requests were in flight at a failure: " + injected);
                 // Replays since the restored checkpoints reach the wire: without them this test would prove nothing.
                 assertTrue(duplicates > 0, "some writes were replayed after a restore");
             } catch (Throwable t) {
