@@ -79,7 +79,11 @@ record IdempotencyKeys<IN>(String header, boolean quoted, KeySelector<IN, String
         }
         field(sha, e.method().getBytes(StandardCharsets.UTF_8));
         field(sha, e.url().getBytes(StandardCharsets.UTF_8));
-        field(sha, e.contentType() == null ? new byte[] {(byte) 0xff} : e.contentType().getBytes(StandardCharsets.UTF_8));
+        // No content type hashes as a byte that no UTF-8 text is, so it equals no content type that was given.
+        byte[] type = e.contentType() == null
+                ? new byte[] {(byte) 0xff}
+                : e.contentType().getBytes(StandardCharsets.UTF_8);
+        field(sha, type);
         field(sha, e.body());
         return HexFormat.of().formatHex(sha.digest(), 0, 16);
     }

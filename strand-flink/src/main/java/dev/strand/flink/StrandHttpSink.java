@@ -6,9 +6,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.connector.sink2.SinkWriter;
-import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.connector.base.sink.AsyncSinkBase;
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
 import org.apache.flink.connector.base.sink.writer.ElementConverter;
@@ -323,7 +323,9 @@ public final class StrandHttpSink<IN> extends AsyncSinkBase<IN, HttpSinkEntry> {
          */
         public Builder<IN> idempotencyKeyHeader(String name, boolean quoted) {
             Objects.requireNonNull(name, "name");
-            if (name.isEmpty() || !name.chars().allMatch(c -> c > 0x20 && c < 0x7f && "\"(),/:;<=>?@[\\]{}".indexOf(c) < 0)) {
+            boolean token = !name.isEmpty()
+                    && name.chars().allMatch(c -> c > 0x20 && c < 0x7f && "\"(),/:;<=>?@[\\]{}".indexOf(c) < 0);
+            if (!token) {
                 throw new IllegalArgumentException("not a header name: '" + name + "'");
             }
             this.keyHeader = name;
