@@ -437,7 +437,7 @@ public final class BenchMain implements Callable<Integer> {
         base = embedded.baseUri();
       }
       return FlinkCells.run(base, warmup != null ? warmup : 10.0, duration != null ? duration : 3.0,
-          batches != null ? batches : 3, timeout, dir, logs, progress, stdout);
+          batches != null ? batches : 3, timeout, forwardedProperties(), dir, logs, progress, stdout);
     } finally {
       if (embedded != null) {
         embedded.close();
@@ -603,7 +603,7 @@ public final class BenchMain implements Callable<Integer> {
    * {@code strand.bench.clientJvm} (space-separated), e.g. a JFR recording per client:
    * {@code -Dstrand.bench.clientJvm=-XX:StartFlightRecording=filename=/tmp/c.jfr,settings=profile}.
    */
-  private static List<String> forwardedProperties() {
+  static List<String> forwardedProperties() {
     List<String> out = new ArrayList<>();
     System.getProperties().forEach((k, v) -> {
       if (k.toString().startsWith("strand.bench.")) {

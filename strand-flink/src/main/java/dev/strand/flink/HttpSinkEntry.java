@@ -5,9 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * One record as {@link StrandHttpSink} buffers it: a method, a URL, a content type and the body bytes. Buffered
- * entries are part of the sink's checkpointed state. In batch mode ({@link StrandHttpSink.Builder#batch}) only the
- * body counts: the batch's request has its own method and URL.
+ * One record as {@link StrandHttpSink} buffers it: a method, a URL, a content type and the body bytes, and, when the
+ * sink sends idempotency keys ({@link StrandHttpSink.Builder#idempotencyKeys()}), the entry's key. Buffered entries,
+ * keys included, are part of the sink's checkpointed state. In batch mode ({@link StrandHttpSink.Builder#batch})
+ * only the body counts: the batch's request has its own method and URL.
  *
  * {@snippet :
  * SinkEncoder<Event> encoder = e -> HttpSinkEntry.of("POST", "/events", "application/json", e.toJson());
@@ -21,13 +22,15 @@ public final class HttpSinkEntry implements Serializable {
     private final String contentType;
     private final byte[] body;
     private final int attempts;
+    private final String idempotencyKey;
 
-    HttpSinkEntry(String method, String url, String contentType, byte[] body, int attempts) {
+    HttpSinkEntry(String method, String url, String contentType, byte[] body, int attempts, String idempotencyKey) {
         this.method = Objects.requireNonNull(method, "method");
         this.url = Objects.requireNonNull(url, "url");
         this.contentType = contentType;
         this.body = Objects.requireNonNull(body, "body");
         this.attempts = attempts;
+        this.idempotencyKey = idempotencyKey;
     }
 
     /**
@@ -38,7 +41,7 @@ public final class HttpSinkEntry implements Serializable {
      * @return the entry
      */
     public static HttpSinkEntry of(String method, String url, String contentType, byte[] body) {
-        return new HttpSinkEntry(method, url, contentType, body, 0);
+        return new HttpSinkEntry(method, url, contentType, body, 0, null);
     }
 
     /**
@@ -75,17 +78,31 @@ public final class HttpSinkEntry implements Serializable {
         return attempts;
     }
 
+    /**
+     * @return the key the sink sends with this entry's every request, the same after a restore; {@code null} when
+     *         the sink sends none
+     */
+    public String idempotencyKey() {
+        return idempotencyKey;
+    }
+
     HttpSinkEntry nextAttempt() {
-        return new HttpSinkEntry(method, url, contentType, body, attempts + 1);
+        return new HttpSinkEntry(method, url, contentType, body, attempts + 1, idempotencyKey);
+    }
+
+    HttpSinkEntry withIdempotencyKey(String key) {
+        return new HttpSinkEntry(method, url, contentType, body, attempts, key);
     }
 
     long sizeInBytes() {
-        return body.length + url.length() + method.length() + 16L;
+        return body.length + url.length() + method.length() + 16L
+                + (idempotencyKey == null ? 0 : idempotencyKey.length());
     }
 
     @Override
     public String toString() {
         String text = new String(body, 0, Math.min(body.length, 80), StandardCharsets.UTF_8);
-        return method + " " + url + " [" + body.length + " bytes: " + text + (body.length > 80 ? "...]" : "]");
+        return method + " " + url + (idempotencyKey == null ? "" : " (key " + idempotencyKey + ")") + " ["
+                + body.length + " bytes: " + text + (body.length > 80 ? "...]" : "]");
     }
 }

@@ -4,6 +4,7 @@ import dev.strand.Client;
 import dev.strand.HttpException;
 import dev.strand.Request;
 import dev.strand.Response;
+import dev.strand.flink.internal.StrandMetrics;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.List;

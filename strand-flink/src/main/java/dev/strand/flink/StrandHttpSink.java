@@ -8,6 +8,7 @@ import java.util.Objects;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.connector.base.sink.AsyncSinkBase;
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
 import org.apache.flink.connector.base.sink.writer.ElementConverter;
@@ -25,6 +26,16 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * rate limiting meanwhile lowers the requests in flight. After {@link Builder#maxAttempts(int)} attempts, or at
  * once on another 4xx, the job fails with an {@link HttpRecordException} naming the entry: nothing is dropped
  * silently. Metrics as for {@link StrandAsyncFunction}, under {@code strand} on the writer's group.
+ *
+ * <p><b>Effectively once</b>, with a server that honours idempotency keys: with {@link Builder#idempotencyKeys()}
+ * every entry carries a key, sent as {@code Idempotency-Key} on each of its requests. The key is chosen when the
+ * record is converted and then kept (in the checkpointed state too), so a retry, and an entry restored from a
+ * checkpoint, are sent under the key they had; a record re-read from the source after a restore gets the same key
+ * again because the key is a function of the record: of the entry's method, URL, content type and body by default,
+ * or what {@link Builder#idempotencyKeys(KeySelector)} extracts. A server that keeps the keys it has seen (as the
+ * IETF httpapi draft describes) then applies each write once however often Flink replays it; a server that ignores
+ * the header gets at-least-once, as without keys. Per-entry requests only: a batch's make-up changes across
+ * restores, so {@link Builder#batch} and keys are refused together.
  *
  * {@snippet :
  * StrandHttpSink<String> sink = StrandHttpSink.builder(
@@ -44,11 +55,11 @@ public final class StrandHttpSink<IN> extends AsyncSinkBase<IN, HttpSinkEntry> {
     private final Options options;
 
     private StrandHttpSink(Builder<IN> b) {
-        super(new Converter<>(b.encoder), b.maxBatchSize, b.inFlight(), b.maxBufferedRequests,
+        super(new Converter<>(b.encoder, b.keys), b.maxBatchSize, b.inFlight(), b.maxBufferedRequests,
                 b.maxBatchSizeInBytes, b.maxTimeInBufferMillis, b.maxRecordSizeInBytes, b.requestTimeoutMillis,
                 false);
         this.options = new Options(b.settings, b.batchMethod, b.batchUrl, b.batchContentType, b.batchEncoder,
-                b.maxAttempts, b.initialBackoff, b.maxBackoff);
+                b.maxAttempts, b.initialBackoff, b.maxBackoff, b.keys);
     }
 
     /**
@@ -96,8 +107,8 @@ public final class StrandHttpSink<IN> extends AsyncSinkBase<IN, HttpSinkEntry> {
 
     /** What the writer needs besides Flink's buffering options. */
     record Options(HttpSettings settings, String batchMethod, String batchUrl, String batchContentType,
-            BatchEncoder batchEncoder, int maxAttempts, Duration initialBackoff, Duration maxBackoff)
-            implements java.io.Serializable {
+            BatchEncoder batchEncoder, int maxAttempts, Duration initialBackoff, Duration maxBackoff,
+            IdempotencyKeys<?> keys) implements java.io.Serializable {
 
         boolean batching() {
             return batchEncoder != null;
@@ -111,10 +122,12 @@ public final class StrandHttpSink<IN> extends AsyncSinkBase<IN, HttpSinkEntry> {
         }
     }
 
-    private record Converter<IN>(SinkEncoder<IN> encoder) implements ElementConverter<IN, HttpSinkEntry> {
+    private record Converter<IN>(SinkEncoder<IN> encoder, IdempotencyKeys<IN> keys)
+            implements ElementConverter<IN, HttpSinkEntry> {
         @Override
         public HttpSinkEntry apply(IN element, SinkWriter.Context context) {
-            return Objects.requireNonNull(encoder.encode(element), "the sink encoder returned null");
+            HttpSinkEntry entry = Objects.requireNonNull(encoder.encode(element), "the sink encoder returned null");
+            return keys == null ? entry : keys.assign(element, entry);
         }
     }
 
@@ -140,6 +153,11 @@ public final class StrandHttpSink<IN> extends AsyncSinkBase<IN, HttpSinkEntry> {
         private int maxAttempts = 10;
         private Duration initialBackoff = Duration.ofMillis(100);
         private Duration maxBackoff = Duration.ofSeconds(5);
+        private boolean keyed;
+        private KeySelector<IN, String> keyExtractor;
+        private String keyHeader = IdempotencyKeys.DEFAULT_HEADER;
+        private boolean keyQuoted = true;
+        private IdempotencyKeys<IN> keys;
 
         private Builder(HttpSettings settings, SinkEncoder<IN> encoder) {
             this.settings = Objects.requireNonNull(settings, "settings");
@@ -259,6 +277,62 @@ public final class StrandHttpSink<IN> extends AsyncSinkBase<IN, HttpSinkEntry> {
             return this;
         }
 
+        /**
+         * Sends each entry with an idempotency key derived from its content: 128 bits of SHA-256 over its method,
+         * URL, content type and body, as 32 hex digits. Deterministic, so a record re-read from the source after a
+         * restore is sent under the key it had; but two records with the same entry share a key, and a server
+         * that honours keys applies only the first. When records can repeat, give a key that tells them apart
+         * with {@link #idempotencyKeys(KeySelector)}.
+         *
+         * @return this builder
+         */
+        public Builder<IN> idempotencyKeys() {
+            this.keyed = true;
+            this.keyExtractor = null;
+            return this;
+        }
+
+        /**
+         * Sends each entry with the idempotency key {@code extractor} gives its record (an event id, a source
+         * offset): it must give the same key for the same record on every run, and distinct keys for writes that
+         * must all take effect.
+         *
+         * {@snippet :
+         * StrandHttpSink.builder(settings, (Order o) -> HttpSinkEntry.postJson("/payments", o.toJson()))
+         *     .idempotencyKeys(o -> "order-" + o.id())
+         *     .build();
+         * }
+         *
+         * @param extractor record to key: 1 to 255 visible ASCII characters; another value fails the job
+         * @return this builder
+         */
+        public Builder<IN> idempotencyKeys(KeySelector<IN, String> extractor) {
+            this.keyed = true;
+            this.keyExtractor = Objects.requireNonNull(extractor, "extractor");
+            return this;
+        }
+
+        /**
+         * The header that carries the key; default {@code Idempotency-Key} as an sf-string ({@code "key"}), the
+         * form the IETF draft defines.
+         *
+         * @param name e.g. {@code "X-Request-Id"}
+         * @param quoted true to send the key as an RFC 8941 sf-string, false to send it bare (as APIs that predate
+         *        the draft expect, e.g. {@code Idempotency-Key: 4f1c...} or {@code PayPal-Request-Id})
+         * @return this builder
+         */
+        public Builder<IN> idempotencyKeyHeader(String name, boolean quoted) {
+            Objects.requireNonNull(name, "name");
+            boolean token = !name.isEmpty()
+                    && name.chars().allMatch(c -> c > 0x20 && c < 0x7f && "\"(),/:;<=>?@[\\]{}".indexOf(c) < 0);
+            if (!token) {
+                throw new IllegalArgumentException("not a header name: '" + name + "'");
+            }
+            this.keyHeader = name;
+            this.keyQuoted = quoted;
+            return this;
+        }
+
         int inFlight() {
             if (maxInFlightRequests > 0) {
                 return maxInFlightRequests;
@@ -268,6 +342,11 @@ public final class StrandHttpSink<IN> extends AsyncSinkBase<IN, HttpSinkEntry> {
 
         /** @return the sink */
         public StrandHttpSink<IN> build() {
+            if (keyed && batchEncoder != null) {
+                throw new IllegalStateException("idempotency keys are per entry, and a batch request carries many:"
+                        + " use one request per entry (no batch(...)) to send keys");
+            }
+            keys = keyed ? new IdempotencyKeys<>(keyHeader, keyQuoted, keyExtractor) : null;
             return new StrandHttpSink<>(this);
         }
     }

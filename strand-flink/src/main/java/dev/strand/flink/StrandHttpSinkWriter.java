@@ -5,6 +5,7 @@ import dev.strand.HttpException;
 import dev.strand.Request;
 import dev.strand.RequestBody;
 import dev.strand.Response;
+import dev.strand.flink.internal.StrandMetrics;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -49,10 +50,20 @@ final class StrandHttpSinkWriter<IN> extends AsyncSinkWriter<IN, HttpSinkEntry> 
             send(request).thenAccept(outcome -> conclude(entries, List.of(outcome), handler));
         } else {
             List<CompletableFuture<Outcome>> calls = new ArrayList<>(entries.size());
+            IdempotencyKeys<?> keys = options.keys();
             for (HttpSinkEntry e : entries) {
-                calls.add(send(Request.builder(e.method(), e.url())
-                        .body(RequestBody.of(e.body(), contentType(e.contentType())))
-                        .build()));
+                Request.Builder r = Request.builder(e.method(), e.url())
+                        .body(RequestBody.of(e.body(), contentType(e.contentType())));
+                String key = e.idempotencyKey();
+                if (key == null && keys != null && keys.extractor() == null) {
+                    // Restored from state written before keys (version 1): the derived key is what a fresh
+                    // conversion of the record would have given.
+                    key = IdempotencyKeys.contentKey(e);
+                }
+                if (keys != null && key != null) {
+                    r.header(keys.header(), keys.headerValue(key));
+                }
+                calls.add(send(r.build()));
             }
             CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenRun(() -> {
                 List<Outcome> outcomes = new ArrayList<>(calls.size());
@@ -90,7 +101,9 @@ final class StrandHttpSinkWriter<IN> extends AsyncSinkWriter<IN, HttpSinkEntry> 
                 return Outcome.OK;
             }
             metrics.error(ErrorKind.STATUS);
-            boolean retriable = status == 408 || status == 429 || status >= 500;
+            // With keys, 409 is the draft's "a request with this key is still being processed": try again later.
+            boolean retriable = status == 408 || status == 429 || status >= 500
+                    || (status == 409 && options.keys() != null);
             return new Outcome(response.request() != null ? response.request() : request, ErrorKind.STATUS,
                     status, Exchanges.retryAfter(response, ZonedDateTime.now()), Exchanges.statusLine(response),
                     null, retriable);

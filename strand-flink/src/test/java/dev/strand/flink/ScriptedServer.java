@@ -26,6 +26,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       {@code user:ID};
  *   <li>{@code /lookup}: takes {@code {"id":"ID"}} (logged as a body), answers as {@code /users/ID} would, with
  *       {@code posted-ID} as the name.
+ *   <li>{@code /inject?point=P&attempt=A}: a script of failure points ({@link #failureScript}) that a job in
+ *       another JVM claims, each once and in order: {@code fail NEXT} if P is the next point and A (the task's
+ *       attempt number) equals the points claimed so far, so that each failure follows the restart the one before
+ *       caused (P is now claimed); else {@code pass NEXT}; without {@code point}, {@code next NEXT}. NEXT is the
+ *       point after, or {@code done}.
  * </ul>
  * It can be stopped and started again on the same port, to play a server that is down for a while.
  */
@@ -34,6 +39,9 @@ final class ScriptedServer implements AutoCloseable {
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<String> bodies = new ConcurrentLinkedQueue<>();
     private final AtomicInteger requests = new AtomicInteger();
+    private final Map<String, Integer> injected = new java.util.LinkedHashMap<>();
+    private List<String> script = List.of();
+    private java.util.function.IntSupplier inFlight = () -> -1;
     private int port;
     private HttpServer server;
     private ExecutorService executor;
@@ -60,6 +68,7 @@ final class ScriptedServer implements AutoCloseable {
         server.createContext("/ingest", this::ingest);
         server.createContext("/users/", this::users);
         server.createContext("/lookup", this::lookup);
+        server.createContext("/inject", this::inject);
         server.start();
         port = server.getAddress().getPort();
     }
@@ -90,6 +99,45 @@ final class ScriptedServer implements AutoCloseable {
 
     List<String> bodies() {
         return List.copyOf(bodies);
+    }
+
+    /**
+     * The failure points {@code /inject} hands out, in order; {@code inFlight} is read when each is claimed (the
+     * requests then in flight at the sink's server).
+     */
+    synchronized void failureScript(List<String> points, java.util.function.IntSupplier inFlight) {
+        this.script = List.copyOf(points);
+        this.inFlight = inFlight;
+        injected.clear();
+    }
+
+    /** The points claimed so far, in order, each with the requests in flight when it was claimed. */
+    synchronized Map<String, Integer> injected() {
+        return new java.util.LinkedHashMap<>(injected);
+    }
+
+    private void inject(HttpExchange ex) throws IOException {
+        String query = ex.getRequestURI().getQuery();
+        Map<String, String> params = new java.util.HashMap<>();
+        for (String pair : query == null ? new String[0] : query.split("&")) {
+            int eq = pair.indexOf('=');
+            params.put(eq < 0 ? pair : pair.substring(0, eq), eq < 0 ? "" : pair.substring(eq + 1));
+        }
+        String point = params.get("point");
+        int attempt = Integer.parseInt(params.getOrDefault("attempt", "-1"));
+        String answer;
+        synchronized (this) {
+            String next = injected.size() < script.size() ? script.get(injected.size()) : "done";
+            if (point == null) {
+                answer = "next " + next;
+            } else if (point.equals(next) && attempt == injected.size()) {
+                injected.put(point, inFlight.getAsInt());
+                answer = "fail " + (injected.size() < script.size() ? script.get(injected.size()) : "done");
+            } else {
+                answer = "pass " + next;
+            }
+        }
+        send(ex, 200, answer);
     }
 
     private void flaky(HttpExchange ex) throws IOException {

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counts accepted and open connections and completed TLS handshakes; one shared instance sits first in every
- * child pipeline.
+ * child pipeline. It also holds the server's other shared state, the {@link IdempotencyLedger}.
  */
 @ChannelHandler.Sharable
 final class ConnectionStats extends ChannelInboundHandlerAdapter {
@@ -16,6 +16,7 @@ final class ConnectionStats extends ChannelInboundHandlerAdapter {
     private final LongAdder accepted = new LongAdder();
     private final AtomicInteger open = new AtomicInteger();
     private final LongAdder tlsHandshakes = new LongAdder();
+    private final IdempotencyLedger idempotency = new IdempotencyLedger();
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
@@ -40,6 +41,10 @@ final class ConnectionStats extends ChannelInboundHandlerAdapter {
 
     void tlsHandshakeCompleted() {
         tlsHandshakes.increment();
+    }
+
+    IdempotencyLedger idempotency() {
+        return idempotency;
     }
 
     long tlsHandshakes() {

@@ -29,6 +29,8 @@ final class Routes {
             case "/redirect-to" -> BasicEndpoints.REDIRECT_TO;
             case "/bearer" -> BasicEndpoints.BEARER;
             case "/stats" -> BasicEndpoints.STATS;
+            case "/idempotent" -> new IdempotentEndpoints.Write();
+            case "/idempotent/stats" -> IdempotentEndpoints.STATS;
             case "/never" -> TimedEndpoints.NEVER;
             case "/drip" -> new TimedEndpoints.Drip();
             case "/trailers" -> StreamingEndpoints.trailers(TRAILERS_DEFAULT_BYTES);

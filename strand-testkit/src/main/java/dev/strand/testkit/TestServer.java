@@ -211,6 +211,15 @@ public final class TestServer implements AutoCloseable {
         return stats.tlsHandshakes();
     }
 
+    /**
+     * The keys {@code /idempotent} has seen and what became of each request.
+     *
+     * @return this server's ledger
+     */
+    public IdempotencyLedger idempotency() {
+        return stats.idempotency();
+    }
+
     /** Sets {@link #acceptedConnections()} and {@link #tlsHandshakes()} back to zero. */
     public void resetStats() {
         stats.reset();

@@ -62,6 +62,14 @@
  * <tr><td>{@code /sse/wrong-type}</td><td>200 text/plain with an event stream's bytes</td></tr>
  * <tr><td>{@code /never}</td><td>reads the request, never answers</td></tr>
  * <tr><td>{@code /stats}</td><td>{@code {"accepted": N, "open": M}}</td></tr>
+ * <tr><td>{@code /idempotent?header=NAME&delay=MS}</td><td>a write that honours idempotency keys: the key from
+ *     header NAME ({@code Idempotency-Key}; an sf-string {@code "k"} or bare). The first request with a key takes
+ *     effect: 201 {@code {"key": "k", "replayed": false}}; the same key and body again: 201 with
+ *     {@code "replayed": true} and {@code idempotent-replayed: true}, no effect; the same key with another body:
+ *     422; no key: 400. The answer leaves MS (0) ms after the write took effect. Counted in
+ *     {@link dev.strand.testkit.TestServer#idempotency()}</td></tr>
+ * <tr><td>{@code /idempotent/stats}</td><td>{@code {"requests": N, "effectiveWrites": W, "replays": R,
+ *     "conflicts": C, "missingKeys": M, "inProgress": P}}</td></tr>
  * <tr><td>{@code /fault/NAME}</td><td>raw bytes, then close: {@code close-after-headers},
  *     {@code reset-mid-body} (TCP RST after 1 KiB of 100000), {@code wrong-length}, {@code bad-status-line},
  *     {@code bad-chunk}, {@code both-lengths}, {@code close} (no bytes), {@code huge-headers} (over 128 KiB)</td></tr>

@@ -12,6 +12,7 @@ import dev.strand.TransportException;
 import dev.strand.flink.ErrorKind;
 import dev.strand.flink.HttpRecordException;
 import dev.strand.flink.HttpSettings;
+import dev.strand.flink.internal.StrandMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -45,7 +46,9 @@ import org.apache.flink.util.Collector;
  *       with an {@link HttpRecordException} naming the key and the request. A null key matches nothing.
  * </ul>
  *
- * <p>One {@link Client} per parallel subtask, built in {@link #open} and closed in {@link #close}. Public only
+ * <p>One {@link Client} per parallel subtask, built in {@link #open} and closed in {@link #close}. Metrics as
+ * for {@link dev.strand.flink.StrandAsyncFunction}, under {@code strand} on the lookup's group ({@code requests}
+ * counts every attempt, {@code retriesScheduled} the retries). Public only
  * because Flink's code generation requires it; tables make it, users do not.
  */
 public final class StrandHttpLookupFunction extends AsyncLookupFunction {
@@ -63,14 +66,18 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
     private final SerializationSchema<RowData> bodyEncoder;
     private final String bodyType;
     private final int maxRetries;
+    private final LookupMetadata[] metadata;
+    private final java.util.Set<String> metadataHeaders;
 
     private transient Client client;
+    private transient StrandMetrics metrics;
     private transient RowData.FieldGetter[] rowGetters;
     private transient RowData.FieldGetter[] keyGetters;
 
     StrandHttpLookupFunction(HttpSettings settings, UrlTemplate url, String method, UrlValues keys,
             int[] keyColumns, LogicalType[] keyTypes, LogicalType rowType, DeserializationSchema<RowData> decoder,
-            SerializationSchema<RowData> bodyEncoder, String bodyType, int maxRetries) {
+            SerializationSchema<RowData> bodyEncoder, String bodyType, int maxRetries, LookupMetadata[] metadata,
+            java.util.Set<String> metadataHeaders) {
         this.settings = settings;
         this.url = url;
         this.method = method;
@@ -82,6 +89,8 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
         this.bodyEncoder = bodyEncoder;
         this.bodyType = bodyType;
         this.maxRetries = maxRetries;
+        this.metadata = metadata;
+        this.metadataHeaders = metadataHeaders;
     }
 
     @Override
@@ -100,6 +109,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
         for (int i = 0; i < keyGetters.length; i++) {
             keyGetters[i] = RowData.createFieldGetter(keyTypes[i], i);
         }
+        metrics = new StrandMetrics(context.getMetricGroup());
         client = settings.newClient();
     }
 
@@ -134,8 +144,9 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
             }
             request = b.build();
         } catch (RuntimeException e) {
+            metrics.error(ErrorKind.MAPPER);
             lookup.result.completeExceptionally(new HttpRecordException(lookup.description, null, method,
-                    ErrorKind.OTHER, 0, null, "could not make the request: " + e, e));
+                    ErrorKind.MAPPER, 0, null, "could not make the request: " + e, e));
             return lookup.result;
         }
         send(lookup, request, 0);
@@ -147,6 +158,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
     }
 
     private void send(Lookup lookup, Request request, int retries) {
+        long start = metrics.started();
         CompletableFuture<Response> call;
         try {
             call = client.async().send(request);
@@ -154,11 +166,12 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
             call = CompletableFuture.failedFuture(e);
         }
         call.whenComplete((response, error) -> {
+            metrics.finished(start);
             try {
                 if (error != null) {
                     failed(lookup, request, retries, unwrap(error));
                 } else {
-                    answered(lookup, request, retries, response);
+                    answered(lookup, request, retries, response, System.nanoTime() - start);
                 }
             } catch (RuntimeException | LinkageError e) {
                 lookup.result.completeExceptionally(e);
@@ -167,6 +180,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
     }
 
     private void failed(Lookup lookup, Request request, int retries, Throwable cause) {
+        metrics.error(kind(cause));
         if (cause instanceof TransportException && retries < maxRetries) {
             retry(lookup, request, retries, 0);
             return;
@@ -176,12 +190,15 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
                 sent.method(), kind(cause), 0, null, cause + retried(retries), cause));
     }
 
-    private void answered(Lookup lookup, Request request, int retries, Response response) {
+    private void answered(Lookup lookup, Request request, int retries, Response response, long latencyNanos) {
         int status = response.status();
         Request sent = response.request() != null ? response.request() : request;
         if (status == 404) {
             lookup.result.complete(List.of());
             return;
+        }
+        if (status >= 400 && status != 404) {
+            metrics.error(ErrorKind.STATUS);
         }
         if ((status == 429 || status >= 500) && retries < maxRetries) {
             retry(lookup, request, retries, retryAfterMillis(response));
@@ -200,15 +217,20 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
             try {
                 decoder.deserialize(body, new ListCollector(rows));
             } catch (Exception e) {
+                metrics.error(ErrorKind.MAPPER);
                 lookup.result.completeExceptionally(new HttpRecordException(lookup.description, describe(sent),
                         sent.method(), ErrorKind.MAPPER, status, null, "the table's format could not decode the "
                                 + "response body (" + body.length + " bytes): " + e, e));
                 return;
             }
         }
+        Object[] meta = new Object[metadata.length];
+        for (int i = 0; i < meta.length; i++) {
+            meta[i] = metadata[i].read(response, latencyNanos, metadataHeaders);
+        }
         List<RowData> out = new ArrayList<>(rows.size());
         for (RowData decoded : rows) {
-            RowData joined = withKey(decoded, lookup.key);
+            RowData joined = withKey(decoded, lookup.key, meta);
             if (joined != null) {
                 out.add(joined);
             }
@@ -216,12 +238,18 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
         lookup.result.complete(out);
     }
 
-    /** The decoded row with the key's values in missing key columns, or null if it holds another key. */
-    private RowData withKey(RowData decoded, Object[] key) {
+    /**
+     * The decoded row with the key's values in missing key columns and the metadata after the physical columns, or
+     * null if it holds another key.
+     */
+    private RowData withKey(RowData decoded, Object[] key, Object[] meta) {
         if (decoded == null) {
             return null;
         }
-        GenericRowData row = new GenericRowData(rowGetters.length);
+        GenericRowData row = new GenericRowData(rowGetters.length + meta.length);
+        for (int i = 0; i < meta.length; i++) {
+            row.setField(rowGetters.length + i, meta[i]);
+        }
         for (int i = 0; i < rowGetters.length; i++) {
             row.setField(i, rowGetters[i].getFieldOrNull(decoded));
         }
@@ -239,6 +267,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
     private void retry(Lookup lookup, Request request, int retries, long retryAfterMs) {
         long backoff = Math.min(2_000, 100L << Math.min(retries, 10));
         long delay = Math.max(backoff, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+        metrics.retryScheduled(1);
         CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS)
                 .execute(() -> send(lookup, request, retries + 1));
     }

@@ -56,6 +56,38 @@ public final class StrandHttpOptions {
             .withDescription("Requests made for one row (on connect failures, timeouts, 408, 429 and 5xx) before "
                     + "the job fails.");
 
+    /** Which response headers a lookup's {@code headers} metadata column holds. */
+    public static final ConfigOption<java.util.List<String>> METADATA_HEADERS = ConfigOptions.key("metadata.headers")
+            .stringType()
+            .asList()
+            .noDefaultValue()
+            .withDescription("The response headers a lookup table's 'headers' metadata column holds, e.g. "
+                    + "'ETag;X-RateLimit-Remaining' (names case-insensitive; the map's keys are lower case). "
+                    + "Without it the column holds every response header.");
+
+    /** Whether the sink sends each row's idempotency key. */
+    public static final ConfigOption<Boolean> SINK_IDEMPOTENCY_KEYS = ConfigOptions.key("sink.idempotency-keys")
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("Send each row with an idempotency key derived from its request (method, URL, content "
+                    + "type, body), the same after a restore: effectively-once delivery to a server that honours "
+                    + "the key. Two identical rows share a key, so such a server applies one of them.");
+
+    /** The header that carries the key. */
+    public static final ConfigOption<String> SINK_IDEMPOTENCY_KEY_HEADER = ConfigOptions
+            .key("sink.idempotency-key.header")
+            .stringType()
+            .defaultValue("Idempotency-Key")
+            .withDescription("The header that carries a row's idempotency key.");
+
+    /** Whether the key is sent as an sf-string. */
+    public static final ConfigOption<Boolean> SINK_IDEMPOTENCY_KEY_QUOTED = ConfigOptions
+            .key("sink.idempotency-key.quoted")
+            .booleanType()
+            .defaultValue(true)
+            .withDescription("Send the key as an RFC 8941 sf-string (\"key\"), as the IETF draft defines "
+                    + "Idempotency-Key; false sends it bare.");
+
     private StrandHttpOptions() {
     }
 }

@@ -73,7 +73,9 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory, 
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> options = new HashSet<>(List.of(StrandHttpOptions.METHOD,
                 StrandHttpOptions.TIMEOUT_CONNECT, StrandHttpOptions.TIMEOUT_READ, StrandHttpOptions.POOL_SIZE,
-                StrandHttpOptions.SINK_MAX_ATTEMPTS, LookupOptions.MAX_RETRIES, LookupOptions.CACHE_TYPE,
+                StrandHttpOptions.SINK_MAX_ATTEMPTS, StrandHttpOptions.METADATA_HEADERS,
+                StrandHttpOptions.SINK_IDEMPOTENCY_KEYS, StrandHttpOptions.SINK_IDEMPOTENCY_KEY_HEADER,
+                StrandHttpOptions.SINK_IDEMPOTENCY_KEY_QUOTED, LookupOptions.MAX_RETRIES, LookupOptions.CACHE_TYPE,
                 LookupOptions.PARTIAL_CACHE_EXPIRE_AFTER_ACCESS, LookupOptions.PARTIAL_CACHE_EXPIRE_AFTER_WRITE,
                 LookupOptions.PARTIAL_CACHE_CACHE_MISSING_KEY, LookupOptions.PARTIAL_CACHE_MAX_ROWS,
                 AsyncSinkConnectorOptions.MAX_BATCH_SIZE, AsyncSinkConnectorOptions.MAX_IN_FLIGHT_REQUESTS,
@@ -111,7 +113,7 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory, 
                     + "': must be >= 0, was " + retries);
         }
         return new StrandHttpLookupSource(row, decoding, encoding, url, method, contentType(context, options),
-                settings(context, options), retries, cache);
+                settings(context, options), retries, cache, metadataHeaders(options));
     }
 
     @Override
@@ -129,8 +131,18 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory, 
             throw new ValidationException("Invalid value for option '" + StrandHttpOptions.SINK_MAX_ATTEMPTS.key()
                     + "': must be >= 1, was " + attempts);
         }
+        String keyHeader = null;
+        if (options.get(StrandHttpOptions.SINK_IDEMPOTENCY_KEYS)) {
+            keyHeader = options.get(StrandHttpOptions.SINK_IDEMPOTENCY_KEY_HEADER);
+            if (keyHeader.isEmpty() || !keyHeader.chars().allMatch(StrandHttpTableFactory::tokenChar)) {
+                throw new ValidationException("Invalid value for option '"
+                        + StrandHttpOptions.SINK_IDEMPOTENCY_KEY_HEADER.key() + "': '" + keyHeader
+                        + "' is not a header name");
+            }
+        }
         return new StrandHttpTableSink(row, encoding, url, method, contentType(context, options),
-                settings(context, options), attempts, options);
+                settings(context, options), attempts, options, keyHeader,
+                options.get(StrandHttpOptions.SINK_IDEMPOTENCY_KEY_QUOTED));
     }
 
     /** The template, checked against the table's columns. */
@@ -155,6 +167,24 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory, 
             }
         }
         return url;
+    }
+
+    /** The lower-case names of {@code metadata.headers}, or null for every header. */
+    private static java.util.Set<String> metadataHeaders(ReadableConfig options) {
+        List<String> names = options.getOptional(StrandHttpOptions.METADATA_HEADERS).orElse(null);
+        if (names == null) {
+            return null;
+        }
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (String n : names) {
+            String name = n.trim();
+            if (name.isEmpty() || !name.chars().allMatch(StrandHttpTableFactory::tokenChar)) {
+                throw new ValidationException("Invalid value for option '" + StrandHttpOptions.METADATA_HEADERS.key()
+                        + "': '" + name + "' is not a header name");
+            }
+            out.add(name.toLowerCase(Locale.ROOT));
+        }
+        return out;
     }
 
     static ValidationException invalidUrl(String text, String why) {

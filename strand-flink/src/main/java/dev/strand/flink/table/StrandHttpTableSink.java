@@ -17,7 +17,8 @@ import org.apache.flink.table.types.logical.LogicalType;
 
 /**
  * A {@code strand-http} table written by {@code INSERT INTO}: each row is encoded with the table's format and sent
- * as one request by {@link StrandHttpSink} (at-least-once with checkpoints; retries of connect failures, timeouts,
+ * as one request by {@link StrandHttpSink} (at-least-once with checkpoints, effectively once with
+ * {@code 'sink.idempotency-keys' = 'true'} at a server that honours the keys; retries of connect failures, timeouts,
  * 408, 429 and 5xx up to {@code sink.max-attempts}; the job fails naming the row after that). Insert-only: a
  * query that updates or deletes rows cannot write here.
  */
@@ -35,21 +36,24 @@ final class StrandHttpTableSink implements DynamicTableSink {
     private final Integer maxBuffered;
     private final Long flushTimeoutMs;
     private final Integer parallelism;
+    private final String keyHeader; // null: no idempotency keys
+    private final boolean keyQuoted;
 
     StrandHttpTableSink(DataType row, EncodingFormat<SerializationSchema<RowData>> encoding, UrlTemplate url,
-            String method, String contentType, HttpSettings settings, int maxAttempts, ReadableConfig options) {
+            String method, String contentType, HttpSettings settings, int maxAttempts, ReadableConfig options,
+            String keyHeader, boolean keyQuoted) {
         this(row, encoding, url, method, contentType, settings, maxAttempts,
                 options.getOptional(AsyncSinkConnectorOptions.MAX_BATCH_SIZE).orElse(null),
                 options.getOptional(AsyncSinkConnectorOptions.MAX_IN_FLIGHT_REQUESTS).orElse(null),
                 options.getOptional(AsyncSinkConnectorOptions.MAX_BUFFERED_REQUESTS).orElse(null),
                 options.getOptional(AsyncSinkConnectorOptions.FLUSH_BUFFER_TIMEOUT).orElse(null),
-                options.getOptional(FactoryUtil.SINK_PARALLELISM).orElse(null));
+                options.getOptional(FactoryUtil.SINK_PARALLELISM).orElse(null), keyHeader, keyQuoted);
     }
 
     private StrandHttpTableSink(DataType row, EncodingFormat<SerializationSchema<RowData>> encoding,
             UrlTemplate url, String method, String contentType, HttpSettings settings, int maxAttempts,
             Integer maxBatchSize, Integer maxInFlight, Integer maxBuffered, Long flushTimeoutMs,
-            Integer parallelism) {
+            Integer parallelism, String keyHeader, boolean keyQuoted) {
         this.row = row;
         this.encoding = encoding;
         this.url = url;
@@ -62,6 +66,8 @@ final class StrandHttpTableSink implements DynamicTableSink {
         this.maxBuffered = maxBuffered;
         this.flushTimeoutMs = flushTimeoutMs;
         this.parallelism = parallelism;
+        this.keyHeader = keyHeader;
+        this.keyQuoted = keyQuoted;
     }
 
     @Override
@@ -95,13 +101,16 @@ final class StrandHttpTableSink implements DynamicTableSink {
         if (flushTimeoutMs != null) {
             sink.maxTimeInBufferMillis(flushTimeoutMs);
         }
+        if (keyHeader != null) {
+            sink.idempotencyKeys().idempotencyKeyHeader(keyHeader, keyQuoted);
+        }
         return SinkV2Provider.of(sink.build(), parallelism);
     }
 
     @Override
     public DynamicTableSink copy() {
         return new StrandHttpTableSink(row, encoding, url, method, contentType, settings, maxAttempts, maxBatchSize,
-                maxInFlight, maxBuffered, flushTimeoutMs, parallelism);
+                maxInFlight, maxBuffered, flushTimeoutMs, parallelism, keyHeader, keyQuoted);
     }
 
     @Override
