@@ -126,6 +126,42 @@ public final class Request {
     return tags == null ? null : type.cast(tags.get(type));
   }
 
+  /**
+   * A {@code curl} command line, for a POSIX shell, that repeats this request: its method, URL, headers and body,
+   * with the values of {@code Authorization}, {@code Proxy-Authorization} and {@code Cookie} and a password in
+   * the URL replaced by {@code REDACTED} (an authorization keeps its scheme: {@code Bearer REDACTED}). Paste it
+   * into a bug report; {@link #toCurl(boolean) toCurl(true)} keeps the secrets.
+   *
+   * {@snippet :
+   * Request r = Request.builder("PUT", "https://api.example.org/items/7")
+   *     .header("Authorization", "Bearer s3cr3t")
+   *     .body(RequestBody.json("{\"name\": \"it's\"}"))
+   *     .build();
+   * r.toCurl();
+   * // curl -X PUT 'https://api.example.org/items/7' -H 'Authorization: Bearer REDACTED'
+   * //   -H 'Content-Type: application/json' --data-binary '{"name": "it'\''s"}'    (one line)
+   * }
+   *
+   * <p>Every argument is single-quoted. A body held in memory that is UTF-8 text (tab, CR and LF are the only
+   * control characters allowed) is written inline with {@code --data-binary} ({@code --data-raw} when it starts
+   * with {@code @}); any other body (binary, a file, a stream, a gzip-compressed body) is not read: the command
+   * says {@code --data-binary @request-body.bin} and you supply that file. The body's Content-Type is written
+   * unless a header sets one ({@code -H 'Content-Type:'} when it has none, so curl adds none of its own).
+   * {@code Content-Length} and {@code Transfer-Encoding} are left to curl.
+   *
+   * @implNote The command shows this request as built: a client's base URL, default headers, cookies, auth and
+   *     {@code Accept-Encoding} are added when it is sent and do not appear, and curl adds its own
+   *     {@code User-Agent} and {@code Accept} unless the request sets them. A relative URL stays relative.
+   */
+  public String toCurl() {
+    return toCurl(false);
+  }
+
+  /** As {@link #toCurl()}; with {@code includeSecrets} the credentials are written as they are. */
+  public String toCurl(boolean includeSecrets) {
+    return dev.strand.internal.text.CurlCommand.of(this, includeSecrets);
+  }
+
   /** The method and URL, with any user information in the URL masked ({@code http://***@host/}). */
   @Override
   public String toString() {
