@@ -291,6 +291,32 @@ public final class Request {
       return this;
     }
 
+    /**
+     * Compresses the body set so far with gzip ({@link RequestBody#gzip}) and sets {@code Content-Encoding: gzip},
+     * as OkHttp's {@code Request.Builder.gzip()}. Call it after {@link #body}; a later {@code body(...)} replaces
+     * the compressed body but not the header.
+     *
+     * {@snippet :
+     * Request r = Request.builder("POST", "https://logs.example.org/ingest")
+     *     .body(RequestBody.of(largeJson, "application/json"))
+     *     .gzip()
+     *     .build();
+     * }
+     *
+     * @throws IllegalStateException if there is no body yet, or a Content-Encoding is already set
+     */
+    public Builder gzip() {
+      if (body == null) {
+        throw new IllegalStateException("gzip() compresses the body: set one first");
+      }
+      if (headers.contains("Content-Encoding")) {
+        throw new IllegalStateException("the request already has a Content-Encoding");
+      }
+      body = RequestBody.gzip(body);
+      headers.set("Content-Encoding", "gzip");
+      return this;
+    }
+
     /** Shortcut for {@code body(RequestBody.of(text))}. */
     public Builder body(String text) {
       return body(RequestBody.of(text));

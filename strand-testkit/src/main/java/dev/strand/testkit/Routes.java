@@ -22,6 +22,7 @@ final class Routes {
             case "/headers" -> BasicEndpoints.HEADERS;
             case "/echo" -> new BodyEndpoints.Echo();
             case "/sink" -> new BodyEndpoints.Sink();
+            case "/gunzip" -> new HelperEndpoints.Gunzip();
             case "/gzip" -> BasicEndpoints.GZIP;
             case "/deflate" -> BasicEndpoints.DEFLATE;
             case "/cookies" -> BasicEndpoints.COOKIES;
