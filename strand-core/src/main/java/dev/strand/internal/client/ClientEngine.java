@@ -225,7 +225,17 @@ public final class ClientEngine {
           }
         });
       }
-      return chain.proceed(call, withDefaults);
+      CompletableFuture<StreamingResponse> head = chain.proceed(call, withDefaults);
+      if (withDefaults.downloadProgress() == null) {
+        return head;
+      }
+      return head.thenApply(r -> {
+        MeteredBody body = call.meteredBody;
+        if (body != null) {
+          body.activate(); // the final response: its body is the one the caller gets
+        }
+        return r;
+      });
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
