@@ -12,7 +12,10 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.zip.GZIPInputStream;
 
-/** Endpoints for the client's helpers: {@code /gunzip} (a request body's Content-Encoding undone). */
+/**
+ * Endpoints for the client's helpers: {@code /gunzip} (a request body's Content-Encoding undone) and
+ * {@code /range/N} (a resource that serves byte ranges).
+ */
 final class HelperEndpoints {
 
     /** Largest request body {@code /gunzip} takes off the wire. */
@@ -86,5 +89,71 @@ final class HelperEndpoints {
                 body = null;
             }
         }
+    }
+
+    /** Byte {@code i} of every {@code /range/N} resource. */
+    static byte rangeByte(long i) {
+        return (byte) (i % 251);
+    }
+
+    /**
+     * {@code /range/N}: N bytes (byte i is {@code i % 251}) with {@code ETag: "vV"} ({@code ?version=V}, default 1)
+     * and {@code Accept-Ranges: bytes}. {@code Range: bytes=A-} gives 206 from A, unless an {@code If-Range} does not
+     * match the ETag (then 200, the whole); A at or past N gives 416 with {@code Content-Range: bytes *}{@code /N}.
+     * {@code ?cut=K} sends only K body bytes, then closes the connection; {@code ?badStart=1} answers a range
+     * request with a 206 that starts at 0.
+     */
+    static Exchange range(long n) {
+        return Exchange.of(c -> {
+            String etag = "\"v" + c.param("version", "1") + "\"";
+            String range = c.request().headers().get(HttpHeaderNames.RANGE);
+            String ifRange = c.request().headers().get(HttpHeaderNames.IF_RANGE);
+            long from = 0;
+            if (range != null && range.startsWith("bytes=") && range.endsWith("-")
+                    && (ifRange == null || ifRange.equals(etag))) {
+                from = Routes.parseNonNegative(range.substring(6, range.length() - 1));
+                if (from < 0) {
+                    Routes.badRequest("unsupported Range: " + range).onRequestComplete(c);
+                    return;
+                }
+                if (from >= n) {
+                    io.netty.handler.codec.http.FullHttpResponse res =
+                            HttpConnection.status(HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE);
+                    res.headers().set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + n);
+                    c.send(res);
+                    return;
+                }
+                if ("1".equals(c.param("badStart", "0"))) {
+                    from = 0;
+                    range = "bad";
+                }
+            }
+            boolean partial = range != null && (from > 0 || "bad".equals(range));
+            byte[] body = new byte[(int) (n - from)];
+            for (int i = 0; i < body.length; i++) {
+                body[i] = rangeByte(from + i);
+            }
+            io.netty.handler.codec.http.HttpResponse head = new io.netty.handler.codec.http.DefaultHttpResponse(
+                    io.netty.handler.codec.http.HttpVersion.HTTP_1_1,
+                    partial ? HttpResponseStatus.PARTIAL_CONTENT : HttpResponseStatus.OK);
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/octet-stream")
+                    .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
+                    .set(HttpHeaderNames.ETAG, etag)
+                    .set(HttpHeaderNames.ACCEPT_RANGES, "bytes");
+            if (partial) {
+                head.headers().set(HttpHeaderNames.CONTENT_RANGE, "bytes " + from + "-" + (n - 1) + "/" + n);
+            }
+            long cut = Routes.parseNonNegative(c.param("cut", "-1"));
+            c.sendHead(head);
+            if (cut >= 0 && cut < body.length) {
+                c.sendContent(new io.netty.handler.codec.http.DefaultHttpContent(
+                        io.netty.buffer.Unpooled.wrappedBuffer(body, 0, (int) cut)));
+                c.ctx().flush();
+                c.channel().close();
+                return;
+            }
+            c.sendContent(new io.netty.handler.codec.http.DefaultHttpContent(io.netty.buffer.Unpooled.wrappedBuffer(body)));
+            c.endResponse();
+        });
     }
 }

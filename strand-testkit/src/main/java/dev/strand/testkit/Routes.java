@@ -61,6 +61,7 @@ final class Routes {
             case "/status" -> withLength(arg, BasicEndpoints::status);
             case "/alt-svc" -> withLength(arg, BasicEndpoints::altSvc);
             case "/basic-auth" -> BasicEndpoints.basicAuth(arg);
+            case "/range" -> withLength(arg, HelperEndpoints::range);
             case "/fault" -> FaultEndpoints.route(arg);
             case "/ws" -> WebSocketEndpoints.route(arg);
             default -> NOT_FOUND;
