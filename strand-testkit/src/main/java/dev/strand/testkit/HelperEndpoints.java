@@ -156,4 +156,15 @@ final class HelperEndpoints {
             c.endResponse();
         });
     }
+
+    /** {@code /hsts?sts=V}: 200 with {@code Strict-Transport-Security: V} and the scheme it was asked over. */
+    static final Exchange HSTS = Exchange.of(c -> {
+        io.netty.handler.codec.http.FullHttpResponse res = HttpConnection.response(HttpResponseStatus.OK,
+                "text/plain; charset=utf-8", "hsts\n".getBytes(StandardCharsets.UTF_8));
+        String sts = c.param("sts", null);
+        if (sts != null) {
+            res.headers().set("Strict-Transport-Security", sts);
+        }
+        c.send(res);
+    });
 }

@@ -23,6 +23,7 @@ final class Routes {
             case "/echo" -> new BodyEndpoints.Echo();
             case "/sink" -> new BodyEndpoints.Sink();
             case "/gunzip" -> new HelperEndpoints.Gunzip();
+            case "/hsts" -> HelperEndpoints.HSTS;
             case "/gzip" -> BasicEndpoints.GZIP;
             case "/deflate" -> BasicEndpoints.DEFLATE;
             case "/cookies" -> BasicEndpoints.COOKIES;

@@ -78,6 +78,9 @@ public final class ClientEngine {
     if (!webSocket) { // always: a request may bring its own policy
       link = new RetryLink(config.retryPolicy(), retryBudget, link);
     }
+    if (config.hsts() != null && !webSocket) {
+      link = new HstsLink(config.hsts(), link);
+    }
     if (config.followRedirects() && !webSocket) {
       link = new RedirectLink(config.maxRedirects(), config.allowHttpsToHttpRedirect(), link);
     }
