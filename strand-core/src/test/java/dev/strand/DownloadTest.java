@@ -44,17 +44,30 @@ class DownloadTest {
     }
   }
 
+  /** A file as an earlier attempt left it: its first {@code n} bytes and the sidecar with the ETag. */
+  private static Path partial(Path dir, int n) throws Exception {
+    Path file = dir.resolve("data.bin");
+    byte[] bytes = new byte[n];
+    for (int i = 0; i < n; i++) {
+      bytes[i] = (byte) (i % 251);
+    }
+    Files.write(file, bytes);
+    Files.writeString(sidecar(file), "\"v1\"\n");
+    return file;
+  }
+
   private static Path sidecar(Path file) {
     return file.resolveSibling(file.getFileName() + ".strand-resume");
   }
 
   @Test
-  void anInterruptedDownloadResumesWhereItStopped(@TempDir Path dir) throws Exception {
+  void aDownloadStalledMidwayAndTimedOutResumesWhereItStopped(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("data.bin");
-    assertThrows(HttpException.class,
-        () -> Download.toFile(client, Request.get(server.url("/range/" + N + "?cut=100000")), file));
+    Request stalls = Request.builder("GET", server.url("/range/" + N + "?stall=100000"))
+        .timeout(Timeout.of(java.time.Duration.ofSeconds(10)).withRead(java.time.Duration.ofMillis(300))).build();
+    assertThrows(ReadTimeoutException.class, () -> Download.toFile(client, stalls, file));
     long partial = Files.size(file);
-    assertTrue(partial > 0 && partial <= 100_000, "kept " + partial);
+    assertEquals(100_000, partial, "what arrived before the stall is kept");
     assertEquals("\"v1\"", Files.readString(sidecar(file)).strip());
 
     Download.Result r = Download.toFile(client, Request.get(server.url("/range/" + N)), file);
@@ -68,10 +81,21 @@ class DownloadTest {
   }
 
   @Test
-  void aChangedResourceIsRewrittenFromScratch(@TempDir Path dir) throws Exception {
+  void aDownloadCutMidwayKeepsWhatArrivedAndCompletesOnTheNextCall(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("data.bin");
     assertThrows(HttpException.class,
-        () -> Download.toFile(client, Request.get(server.url("/range/" + N + "?cut=50000")), file));
+        () -> Download.toFile(client, Request.get(server.url("/range/" + N + "?cut=100000")), file));
+    long partial = Files.size(file); // how much was consumed before the close was noticed: 0 to 100000
+    assertTrue(partial <= 100_000, "kept " + partial);
+    Download.Result r = Download.toFile(client, Request.get(server.url("/range/" + N)), file);
+    assertTrue(r.complete());
+    assertEquals(N - partial, r.bytesWritten());
+    assertWhole(file);
+  }
+
+  @Test
+  void aChangedResourceIsRewrittenFromScratch(@TempDir Path dir) throws Exception {
+    Path file = partial(dir, 50_000);
     Files.write(file, new byte[] {9, 9, 9}, java.nio.file.StandardOpenOption.APPEND); // would corrupt an append
     Download.Result r = Download.toFile(client, Request.get(server.url("/range/" + N + "?version=2")), file);
     assertEquals(new Download.Result(200, N, 0, true), r);
@@ -80,9 +104,7 @@ class DownloadTest {
 
   @Test
   void aRangeThatStartsElsewhereIsAProtocolError(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("data.bin");
-    assertThrows(HttpException.class,
-        () -> Download.toFile(client, Request.get(server.url("/range/" + N + "?cut=1000")), file));
+    Path file = partial(dir, 1000);
     long partial = Files.size(file);
     assertThrows(ProtocolException.class,
         () -> Download.toFile(client, Request.get(server.url("/range/" + N + "?badStart=1")), file));

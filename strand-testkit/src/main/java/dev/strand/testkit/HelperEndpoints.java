@@ -100,7 +100,7 @@ final class HelperEndpoints {
      * {@code /range/N}: N bytes (byte i is {@code i % 251}) with {@code ETag: "vV"} ({@code ?version=V}, default 1)
      * and {@code Accept-Ranges: bytes}. {@code Range: bytes=A-} gives 206 from A, unless an {@code If-Range} does not
      * match the ETag (then 200, the whole); A at or past N gives 416 with {@code Content-Range: bytes *}{@code /N}.
-     * {@code ?cut=K} sends only K body bytes, then closes the connection; {@code ?badStart=1} answers a range
+     * {@code ?cut=K} sends only K body bytes, then closes the connection; {@code ?stall=K} sends K, then nothing; {@code ?badStart=1} answers a range
      * request with a 206 that starts at 0.
      */
     static Exchange range(long n) {
@@ -144,7 +144,14 @@ final class HelperEndpoints {
                 head.headers().set(HttpHeaderNames.CONTENT_RANGE, "bytes " + from + "-" + (n - 1) + "/" + n);
             }
             long cut = Routes.parseNonNegative(c.param("cut", "-1"));
+            long stall = Routes.parseNonNegative(c.param("stall", "-1"));
             c.sendHead(head);
+            if (stall >= 0 && stall < body.length) {
+                c.sendContent(new io.netty.handler.codec.http.DefaultHttpContent(
+                        io.netty.buffer.Unpooled.wrappedBuffer(body, 0, (int) stall)));
+                c.ctx().flush();
+                return; // and nothing more, until the client gives up
+            }
             if (cut >= 0 && cut < body.length) {
                 c.sendContent(new io.netty.handler.codec.http.DefaultHttpContent(
                         io.netty.buffer.Unpooled.wrappedBuffer(body, 0, (int) cut)));
