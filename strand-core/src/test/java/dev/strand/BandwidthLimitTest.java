@@ -82,7 +82,8 @@ class BandwidthLimitTest {
   void withoutALimitTheSameDownloadIsFarFaster() {
     long start = System.nanoTime();
     assertEquals(SIZE, client.send(Request.get(server.url("/bytes/" + SIZE))).bytes().length);
-    assertTrue(System.nanoTime() - start < 700_000_000L, "an unlimited 1.5 MB on loopback takes well under 0.7 s");
+    // The limited runs take at least 1.25 s (1.5 MB less the 100 ms bucket, at -20 %): unlimited must be clearly less.
+    assertTrue(System.nanoTime() - start < 1_000_000_000L, "an unlimited 1.5 MB on loopback takes well under 1 s");
   }
 
   @Test
