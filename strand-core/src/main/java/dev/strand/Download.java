@@ -35,7 +35,9 @@ import java.util.regex.Pattern;
  *   <li>416 with {@code Content-Range: bytes *}{@code /N}: the file was already complete;
  *   <li>any other status: the file is left as it is and the result is not complete.
  * </ul>
- * Without a sidecar (a file from elsewhere) the range is asked for without {@code If-Range}, as curl does.
+ * Without a sidecar (a file from elsewhere) the range is asked for without {@code If-Range}, as curl does. The
+ * request asks for {@code Accept-Encoding: identity} unless it sets an Accept-Encoding itself, since ranges
+ * count encoded bytes and the file holds decoded ones.
  *
  * @implNote The body is written as it streams (a file of any size); the file is not synced to disk.
  */
@@ -75,6 +77,10 @@ public final class Download {
       throw new UncheckedIOException("cannot read " + file, e);
     }
     Request.Builder b = request.toBuilder();
+    if (!request.headers().contains("Accept-Encoding")) {
+      // Ranges count the bytes as sent: with a content coding, the file (decoded) and the offsets would disagree.
+      b.setHeader("Accept-Encoding", "identity");
+    }
     if (have > 0) {
       b.setHeader("Range", "bytes=" + have + "-");
       if (validator != null && !validator.isEmpty()) {
