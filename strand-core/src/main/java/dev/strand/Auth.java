@@ -73,6 +73,43 @@ public interface Auth {
   /** {@link #negotiate()} with the Kerberos credentials of {@code subject} (a JAAS login's). */
   static Auth negotiate(javax.security.auth.Subject subject) {
     return new dev.strand.internal.auth.Negotiate(Objects.requireNonNull(subject, "subject"));
+   * Basic credentials from the {@code .netrc} file curl would read: the file {@code $NETRC} names, else
+   * {@code ~/.netrc}. Read once, now (a missing file gives an Auth that adds nothing); see {@link #netrc(Path)}.
+   *
+   * {@snippet :
+   * Client client = Client.builder().auth(Auth.netrc()).build();
+   * }
+   *
+   * @throws java.io.UncheckedIOException if the file exists but cannot be read
+   */
+  static Auth netrc() {
+    return dev.strand.internal.auth.Netrc.fromEnvironment(System.getenv(), System.getProperty("user.home"));
+  }
+
+  /**
+   * Basic credentials from a {@code .netrc} file, read once, now. Each request gets the {@code login} and
+   * {@code password} of the first {@code machine} entry for its URL's host (compared without case; the port does
+   * not count), else of the {@code default} entry, unless it already has an {@code Authorization} header; a host
+   * with neither is sent nothing. As the client's {@link Client.Builder#auth Auth}, it is applied once per call to
+   * the URL asked for: a redirect to another host never carries the credentials.
+   *
+   * {@snippet :
+   * // machine api.example.org login alice password "s3cret with spaces"
+   * Client client = Client.builder().auth(Auth.netrc(Path.of("/etc/strand/netrc"))).build();
+   * }
+   *
+   * <p>The syntax is curl 8's: whitespace-separated tokens (an entry may span lines), {@code machine},
+   * {@code default}, {@code login}, {@code password}, {@code account} (ignored), {@code macdef} (the macro up to the
+   * next empty line skipped), {@code #} comments to the end of the line, and double-quoted values with
+   * {@code "}, {@code \}, {@code 
+}, {@code 
+}, {@code 	} escapes.
+   *
+   * @throws java.io.UncheckedIOException if the file cannot be read
+   */
+  static Auth netrc(java.nio.file.Path file) {
+    Objects.requireNonNull(file, "file");
+    return dev.strand.internal.auth.Netrc.read(file);
   }
 
   /** {@code Authorization: Bearer TOKEN}. */

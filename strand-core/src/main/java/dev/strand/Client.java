@@ -259,6 +259,7 @@ public final class Client implements AutoCloseable {
     private final List<Consumer<ResponseHead>> responseHooks = new ArrayList<>();
     private String userAgent = "strand/" + StrandVersion.VERSION;
     private Auth auth;
+    private Hsts hsts;
     private long maxBodySize = DEFAULT_MAX_BODY_SIZE;
     private int webSocketMaxMessageSize = 16 * 1024 * 1024;
     private boolean decompress = true;
@@ -437,6 +438,15 @@ public final class Client implements AutoCloseable {
     }
 
     /**
+     * Remembers hosts that ask for HTTPS only ({@code Strict-Transport-Security}) and sends later {@code http://}
+     * requests to them over https; {@code null} (the default) for none. See {@link Hsts}.
+     */
+    public Builder hsts(Hsts hsts) {
+      this.hsts = hsts;
+      return this;
+    }
+
+    /**
      * Credentials for every request: applied once per call, so a redirect to another origin does
      * not carry them (the Authorization header is dropped on such a hop); a 401 is answered at most
      * once through {@link Auth#onChallenge}.
@@ -600,7 +610,7 @@ public final class Client implements AutoCloseable {
           followRedirects, maxRedirects, allowHttpsToHttpRedirect, cookies, t, List.copyOf(requestHooks),
           List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress,
           webSocketMaxMessageSize, List.copyOf(interceptors), networkInterceptors(), retryPolicy,
-          eventListener, defaultCharset);
+          eventListener, defaultCharset, hsts == null ? null : hsts.store());
       CookieJar jar = !cookies ? null : cookieJar != null ? cookieJar : CookieJar.create();
       return new Client(new ClientEngine(config, jar), maxEventSize);
     }

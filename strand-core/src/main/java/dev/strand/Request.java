@@ -30,6 +30,9 @@ public final class Request {
   private final boolean expectContinue;
   private final long maxBodySize;
   private final RetryPolicy retryPolicy;
+  private final ProgressListener uploadProgress;
+  private final ProgressListener downloadProgress;
+  private final long maxBytesPerSecond;
   /** Type → value, never sent: null when there are none (most requests), so they cost nothing. */
   private final Map<Class<?>, Object> tags;
 
@@ -42,6 +45,9 @@ public final class Request {
     this.expectContinue = b.expectContinue;
     this.maxBodySize = b.maxBodySize;
     this.retryPolicy = b.retryPolicy;
+    this.uploadProgress = b.uploadProgress;
+    this.downloadProgress = b.downloadProgress;
+    this.maxBytesPerSecond = b.maxBytesPerSecond;
     this.tags = b.tags;
   }
 
@@ -72,6 +78,9 @@ public final class Request {
     b.expectContinue = expectContinue;
     b.maxBodySize = maxBodySize;
     b.retryPolicy = retryPolicy;
+    b.uploadProgress = uploadProgress;
+    b.downloadProgress = downloadProgress;
+    b.maxBytesPerSecond = maxBytesPerSecond;
     b.tags = tags;
     return b;
   }
@@ -118,12 +127,63 @@ public final class Request {
     return Optional.ofNullable(retryPolicy);
   }
 
+  /** The listener for the request body's progress ({@link Builder#uploadProgress}), or {@code null}. */
+  public ProgressListener uploadProgress() {
+    return uploadProgress;
+  }
+
+  /** The listener for the response body's progress ({@link Builder#downloadProgress}), or {@code null}. */
+  public ProgressListener downloadProgress() {
+    return downloadProgress;
+  }
+
+  /** The bandwidth limit of this request's bodies ({@link Builder#maxBytesPerSecond}), {@code 0} for none. */
+  public long maxBytesPerSecond() {
+    return maxBytesPerSecond;
+  }
+
   /**
    * The value tagged with {@code type} ({@link Builder#tag}), or {@code null}: data that travels with the
    * request through interceptors, listeners and the transport and is never sent, as OkHttp's tags.
    */
   public <T> T tag(Class<T> type) {
     return tags == null ? null : type.cast(tags.get(type));
+  }
+
+  /**
+   * A {@code curl} command line, for a POSIX shell, that repeats this request: its method, URL, headers and body,
+   * with the values of {@code Authorization}, {@code Proxy-Authorization} and {@code Cookie} and a password in
+   * the URL replaced by {@code REDACTED} (an authorization keeps its scheme: {@code Bearer REDACTED}). Paste it
+   * into a bug report; {@link #toCurl(boolean) toCurl(true)} keeps the secrets.
+   *
+   * {@snippet :
+   * Request r = Request.builder("PUT", "https://api.example.org/items/7")
+   *     .header("Authorization", "Bearer s3cr3t")
+   *     .body(RequestBody.json("{\"name\": \"it's\"}"))
+   *     .build();
+   * r.toCurl();
+   * // curl -X PUT 'https://api.example.org/items/7' -H 'Authorization: Bearer REDACTED'
+   * //   -H 'Content-Type: application/json' --data-binary '{"name": "it'\''s"}'    (one line)
+   * }
+   *
+   * <p>Every argument is single-quoted. A body held in memory that is UTF-8 text (tab, CR and LF are the only
+   * control characters allowed) is written inline with {@code --data-binary} ({@code --data-raw} when it starts
+   * with {@code @}); any other body (binary, a file, a stream, a gzip-compressed body) is not read: the command
+   * says {@code --data-binary @request-body.bin} and you supply that file. The body's Content-Type is written
+   * unless a header sets one ({@code -H 'Content-Type:'} when it has none, so curl adds none of its own).
+   * {@code Content-Length} and {@code Transfer-Encoding} are left to curl.
+   *
+   * @implNote The command shows this request as built: a client's base URL, default headers, cookies, auth and
+   *     {@code Accept-Encoding} are added when it is sent and do not appear, and curl adds its own
+   *     {@code User-Agent} and {@code Accept} unless the request sets them. A relative URL stays relative.
+   */
+  public String toCurl() {
+    return toCurl(false);
+  }
+
+  /** As {@link #toCurl()}; with {@code includeSecrets} the credentials are written as they are. */
+  public String toCurl(boolean includeSecrets) {
+    return dev.strand.internal.text.CurlCommand.of(this, includeSecrets);
   }
 
   /** The method and URL, with any user information in the URL masked ({@code http://***@host/}). */
@@ -187,6 +247,9 @@ public final class Request {
     private boolean expectContinue;
     private long maxBodySize = -1;
     private RetryPolicy retryPolicy;
+    private ProgressListener uploadProgress;
+    private ProgressListener downloadProgress;
+    private long maxBytesPerSecond;
     /**
      * Immutable, shared with the requests built and the builders copied from them (a copy costs nothing); a
      * change makes a new map. Null when there are none.
@@ -255,6 +318,32 @@ public final class Request {
       return this;
     }
 
+    /**
+     * Compresses the body set so far with gzip ({@link RequestBody#gzip}) and sets {@code Content-Encoding: gzip},
+     * as OkHttp's {@code Request.Builder.gzip()}. Call it after {@link #body}; a later {@code body(...)} replaces
+     * the compressed body but not the header.
+     *
+     * {@snippet :
+     * Request r = Request.builder("POST", "https://logs.example.org/ingest")
+     *     .body(RequestBody.of(largeJson, "application/json"))
+     *     .gzip()
+     *     .build();
+     * }
+     *
+     * @throws IllegalStateException if there is no body yet, or a Content-Encoding is already set
+     */
+    public Builder gzip() {
+      if (body == null) {
+        throw new IllegalStateException("gzip() compresses the body: set one first");
+      }
+      if (headers.contains("Content-Encoding")) {
+        throw new IllegalStateException("the request already has a Content-Encoding");
+      }
+      body = RequestBody.gzip(body);
+      headers.set("Content-Encoding", "gzip");
+      return this;
+    }
+
     /** Shortcut for {@code body(RequestBody.of(text))}. */
     public Builder body(String text) {
       return body(RequestBody.of(text));
@@ -295,6 +384,83 @@ public final class Request {
      */
     public Builder retry(RetryPolicy policy) {
       this.retryPolicy = Objects.requireNonNull(policy, "policy (use RetryPolicy.none() for none)");
+      return this;
+    }
+
+    /**
+     * Reports how much of the request body has been sent ({@code null} for no listener); see
+     * {@link ProgressListener} for when and where it is called.
+     *
+     * {@snippet :
+     * Request r = Request.builder("PUT", "https://example.org/upload")
+     *     .body(RequestBody.ofFile(Path.of("video.mp4")))
+     *     .uploadProgress((sent, total) -> System.err.printf("\rsent %d of %d", sent, total))
+     *     .build();
+     * }
+     *
+     * <p>{@code bytes} counts body bytes as the transport takes them from the body to write (before any framing:
+     * chunk headers, HTTP/2 frames, TLS); {@code total} is the body's length ({@code -1} for a stream of unknown
+     * length). Each time the body is sent again (a retry, a 307 or 308 redirect, an answer to an auth challenge)
+     * the count starts again from {@code 0}: only within one sending does it never decrease.
+     *
+     * @implNote A request with an upload listener has its body pumped by a virtual thread from its stream, even
+     *     a body held in memory, and counted as that thread takes it: at most 128 KiB ahead of the socket.
+     */
+    public Builder uploadProgress(ProgressListener listener) {
+      this.uploadProgress = listener;
+      return this;
+    }
+
+    /**
+     * Reports how much of the response body has been received ({@code null} for no listener); see
+     * {@link ProgressListener} for when and where it is called.
+     *
+     * {@snippet :
+     * Request r = Request.builder("GET", "https://example.org/big.iso")
+     *     .downloadProgress((got, total) -> System.err.printf("\r%d%%", total > 0 ? 100 * got / total : 0))
+     *     .build();
+     * }
+     *
+     * <p>As curl does, {@code bytes} counts the body as it came off the wire, before a Content-Encoding is
+     * decoded, and {@code total} is the response's Content-Length ({@code -1} when it has none): for a gzip
+     * response both are compressed sizes, and the bytes the caller reads may be more. Only the final response's
+     * body is reported: the bodies of redirects and auth challenges, which Strand reads and discards, are not,
+     * so the count never decreases during the call.
+     *
+     * @implNote The count grows as the caller (or, for {@code send}, a virtual thread of Strand's) takes each
+     *     chunk from the transport, which reads ahead at most 256 KiB.
+     */
+    public Builder downloadProgress(ProgressListener listener) {
+      this.downloadProgress = listener;
+      return this;
+    }
+
+    /**
+     * Limits this request's transfer rate: the response body is handed to the reader, and the request body taken
+     * by the transport, at most {@code bytesPerSecond} on average ({@code 0} for no limit, the default), as curl's
+     * {@code --limit-rate}. A token bucket lets through at most a tenth of a second's worth in a burst.
+     *
+     * {@snippet :
+     * Request r = Request.builder("GET", "https://example.org/big.iso")
+     *     .maxBytesPerSecond(512 * 1024)   // 512 KiB/s
+     *     .build();
+     * }
+     *
+     * <p>No I/O thread ever waits for it: the response body waits on the reading thread (a virtual thread of
+     * Strand's for {@code send}), the request body on the virtual thread that pumps it. The limit applies to each
+     * direction separately, per response and per sending of the body.
+     *
+     * @implNote The limit paces the hand-over of body bytes; the connection stops reading once 256 KiB wait
+     *     unread, so the network follows within that much. A response of known length up to 64 KiB is read
+     *     off the socket whole, and paced only on its way to the caller. On HTTP/2, other streams of the
+     *     connection are not slowed.
+     * @throws IllegalArgumentException if {@code bytesPerSecond} is negative
+     */
+    public Builder maxBytesPerSecond(long bytesPerSecond) {
+      if (bytesPerSecond < 0) {
+        throw new IllegalArgumentException("maxBytesPerSecond must be >= 0 (0 for no limit): " + bytesPerSecond);
+      }
+      this.maxBytesPerSecond = bytesPerSecond;
       return this;
     }
 

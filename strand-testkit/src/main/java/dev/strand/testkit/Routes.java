@@ -22,6 +22,8 @@ final class Routes {
             case "/headers" -> BasicEndpoints.HEADERS;
             case "/echo" -> new BodyEndpoints.Echo();
             case "/sink" -> new BodyEndpoints.Sink();
+            case "/gunzip" -> new HelperEndpoints.Gunzip();
+            case "/hsts" -> HelperEndpoints.HSTS;
             case "/gzip" -> BasicEndpoints.GZIP;
             case "/deflate" -> BasicEndpoints.DEFLATE;
             case "/cookies" -> BasicEndpoints.COOKIES;
@@ -62,6 +64,7 @@ final class Routes {
             case "/status" -> withLength(arg, BasicEndpoints::status);
             case "/alt-svc" -> withLength(arg, BasicEndpoints::altSvc);
             case "/basic-auth" -> BasicEndpoints.basicAuth(arg);
+            case "/range" -> withLength(arg, HelperEndpoints::range);
             case "/fault" -> FaultEndpoints.route(arg);
             case "/ws" -> WebSocketEndpoints.route(arg);
             default -> NOT_FOUND;

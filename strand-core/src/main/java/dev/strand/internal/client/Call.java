@@ -30,6 +30,9 @@ final class Call {
   private volatile CompletableFuture<?> inFlight;
   private volatile ResponseBody body;
 
+  /** The metered body of the latest hop (see {@link MeteredBody#activate}), or {@code null}. */
+  MeteredBody meteredBody;
+
   /** The listener's side of this call, or {@code null} when the client has no listener. */
   CallEvents events;
   private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();

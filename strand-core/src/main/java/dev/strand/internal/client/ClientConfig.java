@@ -37,4 +37,5 @@ public record ClientConfig(
     List<Interceptor> networkInterceptors,
     RetryPolicy retryPolicy,
     EventListener eventListener,
-    Charset defaultCharset) {}
+    Charset defaultCharset,
+    HstsStore hsts) {}

@@ -78,6 +78,9 @@ public final class ClientEngine {
     if (!webSocket) { // always: a request may bring its own policy
       link = new RetryLink(config.retryPolicy(), retryBudget, link);
     }
+    if (config.hsts() != null && !webSocket) {
+      link = new HstsLink(config.hsts(), link);
+    }
     if (config.followRedirects() && !webSocket) {
       link = new RedirectLink(config.maxRedirects(), config.allowHttpsToHttpRedirect(), link);
     }
@@ -225,7 +228,17 @@ public final class ClientEngine {
           }
         });
       }
-      return chain.proceed(call, withDefaults);
+      CompletableFuture<StreamingResponse> head = chain.proceed(call, withDefaults);
+      if (withDefaults.downloadProgress() == null) {
+        return head;
+      }
+      return head.thenApply(r -> {
+        MeteredBody body = call.meteredBody;
+        if (body != null) {
+          body.activate(); // the final response: its body is the one the caller gets
+        }
+        return r;
+      });
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

@@ -15,7 +15,10 @@ final class Requests {
         .body(body)
         .timeout(request.timeout())
         .tags(request)
-        .expectContinue(body != null && request.expectContinue());
+        .expectContinue(body != null && request.expectContinue())
+        .uploadProgress(request.uploadProgress())
+        .downloadProgress(request.downloadProgress())
+        .maxBytesPerSecond(request.maxBytesPerSecond());
     if (request.maxBodySize() >= 0) {
       b.maxBodySize(request.maxBodySize());
     }

@@ -24,6 +24,39 @@ final class TransportLink implements Link {
       return CompletableFuture.failedFuture(new CancellationException("call cancelled"));
     }
     call.hopStartNanos = System.nanoTime();
+    if (request.uploadProgress() != null || request.downloadProgress() != null || request.maxBytesPerSecond() > 0) {
+      return metered(call, request);
+    }
+    return send(call, request);
+  }
+
+  /**
+   * Sends a request with progress listeners or a bandwidth limit, with its bodies metered. The response is passed
+   * on once the upload's counts so far have reached its listener (all of them when the body was sent whole).
+   */
+  private CompletableFuture<StreamingResponse> metered(Call call, Request request) {
+    long rate = request.maxBytesPerSecond();
+    Request sent = request;
+    ProgressReporter upload = null;
+    if (request.body() != null && (request.uploadProgress() != null || rate > 0)) {
+      upload = request.uploadProgress() == null ? null : new ProgressReporter(request.uploadProgress());
+      Throttle throttle = rate > 0 ? new Throttle(rate, System::nanoTime) : null;
+      sent = request.toBuilder().body(new MeteredRequestBody(request.body(), upload, throttle)).build();
+    }
+    ProgressReporter uploaded = upload;
+    return send(call, sent).thenCompose(r -> {
+      ProgressReporter download = request.downloadProgress() == null ? null
+          : new ProgressReporter(request.downloadProgress());
+      MeteredBody body = new MeteredBody(r.responseBody(), request, download,
+          rate > 0 ? new Throttle(rate, System::nanoTime) : null);
+      call.meteredBody = body;
+      StreamingResponse metered = r.withBody(r.headers(), body);
+      return uploaded == null ? CompletableFuture.completedFuture(metered)
+          : uploaded.flush().thenApply(flushed -> metered);
+    });
+  }
+
+  private CompletableFuture<StreamingResponse> send(Call call, Request request) {
     CompletableFuture<StreamingResponse> future;
     try {
       future = transport.send(request);
