@@ -30,8 +30,12 @@ final class RecordingTrustManager extends X509ExtendedTrustManager implements Re
    */
   private static final Map<SSLEngine, CertificateException> REJECTIONS = Collections.synchronizedMap(new WeakHashMap<>());
 
-  /** Engines whose handshake resumed a session; weak, as {@link #REJECTIONS}. */
-  private static final Map<SSLEngine, Boolean> RESUMED = Collections.synchronizedMap(new WeakHashMap<>());
+  /**
+   * Engines whose handshake resumed a session, and those sessions; weak, as {@link #REJECTIONS}.
+   * The sessions too because Netty hands over the JDK's inner engine, which {@link #wrappedEngine}
+   * cannot reach on the module path, while both engines give the same session object.
+   */
+  private static final Map<Object, Boolean> RESUMED = Collections.synchronizedMap(new WeakHashMap<>());
 
   private final X509ExtendedTrustManager delegate;
   private final Pins pins;
@@ -47,7 +51,7 @@ final class RecordingTrustManager extends X509ExtendedTrustManager implements Re
 
   /** Whether {@code engine}'s (finished) handshake resumed an earlier session rather than verifying a chain. */
   static boolean resumed(SSLEngine engine) {
-    if (RESUMED.containsKey(engine)) {
+    if (RESUMED.containsKey(engine) || RESUMED.containsKey(engine.getSession())) {
       return true;
     }
     SSLEngine inner = wrappedEngine(engine);
@@ -57,6 +61,7 @@ final class RecordingTrustManager extends X509ExtendedTrustManager implements Re
   @Override
   public void resumeServerTrusted(X509Certificate[] chain, SSLEngine engine) throws CertificateException {
     RESUMED.put(engine, Boolean.TRUE);
+    RESUMED.put(engine.getSession(), Boolean.TRUE);
     checkPins(chain, engine);
   }
 
