@@ -45,6 +45,57 @@ public final class Tls {
     OPENSSL
   }
 
+  /**
+   * Named sets of protocol versions and cipher suites, as OkHttp's {@code ConnectionSpec}s, applied
+   * with {@link Builder#profile}. Suites an engine lacks are left out of its offer.
+   *
+   * {@snippet :
+   * Tls modern = Tls.builder().profile(Tls.Profile.MODERN).build();
+   * }
+   */
+  public enum Profile {
+    /**
+     * TLS 1.3, and TLS 1.2 with forward-secret AEAD suites only (ECDHE with AES-GCM or
+     * ChaCha20-Poly1305): no CBC, no static RSA key exchange.
+     */
+    MODERN(List.of("TLSv1.3", "TLSv1.2"), List.of(
+        "TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+        "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256")),
+    /**
+     * {@link #MODERN} and, after it, TLS 1.2's older suites that servers still pick: ECDHE with
+     * AES-CBC, and RSA key exchange with AES (as OkHttp's {@code COMPATIBLE_TLS}).
+     */
+    COMPATIBLE(List.of("TLSv1.3", "TLSv1.2"), List.of(
+        "TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+        "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA", "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA",
+        "TLS_RSA_WITH_AES_128_GCM_SHA256", "TLS_RSA_WITH_AES_256_GCM_SHA384",
+        "TLS_RSA_WITH_AES_128_CBC_SHA", "TLS_RSA_WITH_AES_256_CBC_SHA"));
+
+    private final List<String> protocols;
+    private final List<String> cipherSuites;
+
+    Profile(List<String> protocols, List<String> cipherSuites) {
+      this.protocols = protocols;
+      this.cipherSuites = cipherSuites;
+    }
+
+    /** The protocol versions, most preferred first. */
+    public List<String> protocols() {
+      return protocols;
+    }
+
+    /** The cipher suites by IANA name, most preferred first. */
+    public List<String> cipherSuites() {
+      return cipherSuites;
+    }
+  }
+
   private static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
   private static final Tls SYSTEM = builder().build();
 
@@ -364,6 +415,17 @@ public final class Tls {
         }
       }
       this.cipherSuites = List.of(suites);
+      return this;
+    }
+
+    /**
+     * The protocol versions and cipher suites of {@code profile}: the same as calling
+     * {@link #protocols} and {@link #cipherSuites} with its lists (a later call of either replaces
+     * that part).
+     */
+    public Builder profile(Profile profile) {
+      this.protocols = profile.protocols();
+      this.cipherSuites = profile.cipherSuites();
       return this;
     }
 
