@@ -72,4 +72,18 @@ class TlsResumptionTest {
       assertTrue(events.resumed.size() == 2);
     }
   }
+
+  @ParameterizedTest
+  @MethodSource("engines")
+  void aResumedHandshakeStillPassesThePins(Tls.Engine engine) {
+    try (TestServer server = HttpsTest.tlsServer(true)) {
+      String pin = dev.strand.internal.tls.Pins.pinOf(SharedTestPki.get().server().certificate());
+      Tls pinned = SharedTestPki.trustTestCa(engine).toBuilder().pin("localhost", pin).build();
+      Handshakes events = new Handshakes();
+      String url = "https://localhost:" + server.port() + "/small";
+      assertEquals(200, getOnNewClient(pinned, events, url).status());
+      assertEquals(200, getOnNewClient(pinned, events, url).status());
+      assertEquals(List.of(false, true), events.resumed, "the pins were checked on the resumed session's chain");
+    }
+  }
 }

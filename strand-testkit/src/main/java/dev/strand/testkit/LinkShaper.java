@@ -46,7 +46,10 @@ import java.util.regex.Pattern;
  * <p>The rate is a token bucket of one write (at most 16 KiB) per direction: a burst never exceeds
  * the rate by more than that. Jitter draws each piece's extra delay uniformly from
  * {@code [0, jitter]}; it never reorders bytes, it only makes later pieces wait for earlier ones.
- * Thread-safe. One NIO event-loop thread, a daemon.
+ * The TCP handshake is not delayed (the kernel completes it with the relay before any code runs):
+ * the first round trip a client sees is that of its first bytes. A close travels behind the bytes
+ * sent before it; bytes still queued toward a peer that has closed are dropped. Thread-safe. One
+ * NIO event-loop thread, a daemon.
  */
 public final class LinkShaper implements AutoCloseable {
     private final InetSocketAddress target;
