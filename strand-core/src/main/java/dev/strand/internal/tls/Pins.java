@@ -62,6 +62,9 @@ public final class Pins {
       throw new IllegalArgumentException("a pinned host is empty (use \"**\" for every host)");
     }
     String h = host.toLowerCase(Locale.ROOT);
+    if (h.length() > 1 && h.startsWith("[") && h.endsWith("]")) {
+      h = h.substring(1, h.length() - 1); // as in a URL; the engine knows the address without brackets
+    }
     String rest = h.startsWith("**.") ? h.substring(3) : h.startsWith("*.") ? h.substring(2) : h;
     if (!h.equals(EVERY_HOST) && (rest.isEmpty() || rest.contains("*"))) {
       throw new IllegalArgumentException("a wildcard is allowed only as a leading \"*.\" or \"**.\": " + host);

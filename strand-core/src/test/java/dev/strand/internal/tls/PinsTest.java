@@ -27,6 +27,7 @@ class PinsTest {
       "**.example.com,     badexample.com,    false",
       "**,                 anything.test,     true",
       "127.0.0.1,          127.0.0.1,         true",
+      "[::1],              ::1,               true",
   })
   void hostPatterns(String pattern, String host, boolean matches) {
     assertEquals(matches, Pins.matches(Pins.pattern(pattern), host));
