@@ -16,6 +16,7 @@ java -cp "$jar" dev.strand.testkit.tls.TestPki "$work/pki" >/dev/null
 printf '{"hello":"strand"}\n' >"$work/root/small.json"
 sed -e "s#@TLS_PORT@#$nginx_port#g; s#@PKI_DIR@#$work/pki#g; s#@ROOT@#$work/root#g; s#@RUN_DIR@#$work/run#g" \
   .ci/tls/nginx-tls.conf.template >"$work/nginx-tls.conf"
+sed -i "s#@MTLS_PORT@#$(free_port)#g" "$work/nginx-tls.conf"
 
 cleanup() {
   [ -f "$work/run/nginx-tls.pid" ] && kill "$(cat "$work/run/nginx-tls.pid")" 2>/dev/null || true

@@ -85,6 +85,23 @@ public interface EventListener {
   default void tlsEnd(Call call, long nanos, SSLSession session, String alpn) {}
 
   /**
+   * The handshake that {@code tlsEnd} (called next) reports resumed an earlier session, so the
+   * server's certificate chain was not sent and verified again (pins are still checked). Resumed
+   * means the session came from the client's cache: a TLS 1.2 session id or ticket, or a TLS 1.3
+   * pre-shared key from a ticket; a full handshake is not reported here.
+   *
+   * {@snippet :
+   * EventListener resumption = new EventListener() {
+   *   @Override
+   *   public void tlsResumed(Call call, long nanos, SSLSession session) {
+   *     resumedHandshakes.increment();
+   *   }
+   * };
+   * }
+   */
+  default void tlsResumed(Call call, long nanos, SSLSession session) {}
+
+  /**
    * The call has a connection: {@code reused} says whether it carried an exchange before, {@code poolWaitNanos}
    * how long the call waited for it (connecting included).
    */

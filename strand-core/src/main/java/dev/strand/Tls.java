@@ -1,11 +1,16 @@
 package dev.strand;
 
 import dev.strand.internal.tls.InsecureWarning;
+import dev.strand.internal.tls.Pins;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import javax.net.ssl.SSLContext;
 
@@ -40,6 +45,57 @@ public final class Tls {
     OPENSSL
   }
 
+  /**
+   * Named sets of protocol versions and cipher suites, as OkHttp's {@code ConnectionSpec}s, applied
+   * with {@link Builder#profile}. Suites an engine lacks are left out of its offer.
+   *
+   * {@snippet :
+   * Tls modern = Tls.builder().profile(Tls.Profile.MODERN).build();
+   * }
+   */
+  public enum Profile {
+    /**
+     * TLS 1.3, and TLS 1.2 with forward-secret AEAD suites only (ECDHE with AES-GCM or
+     * ChaCha20-Poly1305): no CBC, no static RSA key exchange.
+     */
+    MODERN(List.of("TLSv1.3", "TLSv1.2"), List.of(
+        "TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+        "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256")),
+    /**
+     * {@link #MODERN} and, after it, TLS 1.2's older suites that servers still pick: ECDHE with
+     * AES-CBC, and RSA key exchange with AES (as OkHttp's {@code COMPATIBLE_TLS}).
+     */
+    COMPATIBLE(List.of("TLSv1.3", "TLSv1.2"), List.of(
+        "TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+        "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+        "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA",
+        "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA", "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA",
+        "TLS_RSA_WITH_AES_128_GCM_SHA256", "TLS_RSA_WITH_AES_256_GCM_SHA384",
+        "TLS_RSA_WITH_AES_128_CBC_SHA", "TLS_RSA_WITH_AES_256_CBC_SHA"));
+
+    private final List<String> protocols;
+    private final List<String> cipherSuites;
+
+    Profile(List<String> protocols, List<String> cipherSuites) {
+      this.protocols = protocols;
+      this.cipherSuites = cipherSuites;
+    }
+
+    /** The protocol versions, most preferred first. */
+    public List<String> protocols() {
+      return protocols;
+    }
+
+    /** The cipher suites by IANA name, most preferred first. */
+    public List<String> cipherSuites() {
+      return cipherSuites;
+    }
+  }
+
   private static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
   private static final Tls SYSTEM = builder().build();
 
@@ -55,6 +111,7 @@ public final class Tls {
   private final List<String> cipherSuites;
   private final Engine engine;
   private final Duration handshakeTimeout;
+  private final Map<String, List<String>> pins;
 
   private Tls(Builder b) {
     this.verify = b.verify;
@@ -69,6 +126,9 @@ public final class Tls {
     this.cipherSuites = b.cipherSuites;
     this.engine = b.engine;
     this.handshakeTimeout = b.handshakeTimeout;
+    Map<String, List<String>> p = new LinkedHashMap<>();
+    b.pins.forEach((host, set) -> p.put(host, List.copyOf(set)));
+    this.pins = Collections.unmodifiableMap(p);
   }
 
   /** Verify chain and host name against the system trust store; TLS 1.3 and 1.2; engine {@link Engine#AUTO}. */
@@ -106,6 +166,7 @@ public final class Tls {
     b.cipherSuites = cipherSuites;
     b.engine = engine;
     b.handshakeTimeout = handshakeTimeout;
+    pins.forEach((host, list) -> b.pins.put(host, new LinkedHashSet<>(list)));
     return b;
   }
 
@@ -168,6 +229,14 @@ public final class Tls {
     return handshakeTimeout;
   }
 
+  /**
+   * The public-key pins by host pattern ({@code "**"} for every host), each pin as
+   * {@code sha256/BASE64}; empty (the default) for no pinning. See {@link Builder#pin}.
+   */
+  public Map<String, List<String>> pins() {
+    return pins;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof Tls t
@@ -182,13 +251,14 @@ public final class Tls {
         && protocols.equals(t.protocols)
         && cipherSuites.equals(t.cipherSuites)
         && engine == t.engine
-        && Objects.equals(handshakeTimeout, t.handshakeTimeout);
+        && Objects.equals(handshakeTimeout, t.handshakeTimeout)
+        && pins.equals(t.pins);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(verify, trustSystem, trustPem, System.identityHashCode(sslContext), clientCertificate,
-        clientKey, clientPkcs12, Arrays.hashCode(clientPkcs12Password), protocols, cipherSuites, engine, handshakeTimeout);
+        clientKey, clientPkcs12, Arrays.hashCode(clientPkcs12Password), protocols, cipherSuites, engine, handshakeTimeout, pins);
   }
 
   /** Never shows the password. */
@@ -219,6 +289,9 @@ public final class Tls {
     if (handshakeTimeout != null) {
       sb.append(", handshakeTimeout=").append(handshakeTimeout);
     }
+    if (!pins.isEmpty()) {
+      sb.append(", pins=").append(pins);
+    }
     return sb.append(']').toString();
   }
 
@@ -236,8 +309,43 @@ public final class Tls {
     private List<String> cipherSuites = List.of();
     private Engine engine = Engine.AUTO;
     private Duration handshakeTimeout;
+    private final Map<String, LinkedHashSet<String>> pins = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /**
+     * Accept a server for {@code host} only if a certificate of its verified chain (leaf,
+     * intermediate or the trusted root) has one of these public keys, as OkHttp's
+     * {@code CertificatePinner} and curl's {@code --pinnedpubkey}. A pin is the SHA-256 of the
+     * certificate's SubjectPublicKeyInfo in base64: {@code sha256/BASE64} (curl's
+     * {@code sha256//BASE64} is accepted too). Calls add up; when several patterns match a host, any
+     * of their pins will do. A mismatch fails the handshake with {@link TlsException} reason
+     * {@link TlsException.Reason#PIN_MISMATCH}, whose message lists the chain's own pins.
+     *
+     * <p>{@code host} is a name or IP literal as in the URL, {@code *.example.com} (exactly one label
+     * more: {@code a.example.com}, not {@code example.com} nor {@code a.b.example.com}),
+     * {@code **.example.com} (any number of labels more, or none), or {@code "**"} for every host.
+     *
+     * {@snippet :
+     * Tls pinned = Tls.builder()
+     *     .pin("**.example.com", "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",  // current key
+     *                            "sha256/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=") // backup key
+     *     .build();
+     * }
+     *
+     * @throws IllegalArgumentException if a pin is not a SHA-256 pin, or a wildcard is not leading
+     */
+    public Builder pin(String host, String... pins) {
+      String pattern = Pins.pattern(host);
+      if (pins.length == 0) {
+        throw new IllegalArgumentException("pin(\"" + host + "\") needs at least one pin");
+      }
+      LinkedHashSet<String> set = this.pins.computeIfAbsent(pattern, h -> new LinkedHashSet<>());
+      for (String p : pins) {
+        set.add(Pins.canonical(p));
+      }
+      return this;
+    }
 
     /** Also trust the CA certificates in these PEM files (each may hold several). */
     public Builder trustPem(Path... caFiles) {
@@ -310,6 +418,17 @@ public final class Tls {
       return this;
     }
 
+    /**
+     * The protocol versions and cipher suites of {@code profile}: the same as calling
+     * {@link #protocols} and {@link #cipherSuites} with its lists (a later call of either replaces
+     * that part).
+     */
+    public Builder profile(Profile profile) {
+      this.protocols = profile.protocols();
+      this.cipherSuites = profile.cipherSuites();
+      return this;
+    }
+
     public Builder engine(Engine engine) {
       this.engine = Objects.requireNonNull(engine, "engine");
       return this;
@@ -326,7 +445,7 @@ public final class Tls {
 
     /**
      * @throws IllegalStateException if the settings contradict each other (an {@code SSLContext}
-     *     together with PEM trust or client keys; two kinds of client key; nothing trusted)
+     *     together with PEM trust, client keys or pins; two kinds of client key; nothing trusted)
      */
     public Tls build() {
       if (sslContext != null) {
@@ -336,6 +455,10 @@ public final class Tls {
         }
         if (engine == Engine.OPENSSL) {
           throw new IllegalStateException("a JDK SSLContext runs only on Engine.JDK (or AUTO)");
+        }
+        if (!pins.isEmpty()) {
+          // Its trust managers are the user's: there is no place to check pins in.
+          throw new IllegalStateException("pin(...) needs Strand's own trust checks: drop sslContext(...)");
         }
       }
       if (clientCertificate != null && clientPkcs12 != null) {

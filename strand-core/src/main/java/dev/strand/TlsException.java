@@ -20,6 +20,11 @@ public class TlsException extends TransportException {
     EXPIRED,
     /** A certificate in the chain is before its "not before" date (often a wrong clock). */
     NOT_YET_VALID,
+    /**
+     * The chain is valid, but no certificate in it has a public key pinned for the host
+     * ({@link Tls.Builder#pin}); the message names the host, the pins and the chain's own.
+     */
+    PIN_MISMATCH,
     /** The handshake did not finish in time. */
     HANDSHAKE_TIMEOUT,
     /** The server asks for a client certificate and none (or one it rejects) was presented. */

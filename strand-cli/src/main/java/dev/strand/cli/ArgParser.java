@@ -109,6 +109,7 @@ final class ArgParser {
           "-D", "--dump-header", "--trace-ascii", "-C", "--continue-at", "-r", "--range", "--limit-rate",
           "--netrc-file", "--parallel-max", "--tls-max", "--ciphers", "--tls13-ciphers", "--url", "-K", "--config",
           "--hsts" -> true;
+      case "--pinnedpubkey" -> true;
       default -> false;
     };
   }
@@ -200,6 +201,7 @@ final class ArgParser {
       case "--tls-max" -> o.tlsMax = tlsVersion(value);
       case "--ciphers" -> o.ciphers = value;
       case "--tls13-ciphers" -> o.tls13Ciphers = value;
+      case "--pinnedpubkey" -> o.pinnedPubkey = value;
       case "--cert-type" -> o.certType = value.toUpperCase(java.util.Locale.ROOT);
       case "--hsts" -> o.hsts = value;
       case "--url" -> url(value);

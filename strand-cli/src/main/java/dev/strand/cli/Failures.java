@@ -40,6 +40,8 @@ final class Failures {
   static final int EMPTY_REPLY = 52;
   static final int RECEIVE_ERROR = 56;
   static final int CERTIFICATE = 60;
+  /** curl's CURLE_SSL_PINNEDPUBKEYNOTMATCH: --pinnedpubkey did not match. */
+  static final int PINNED_PUBKEY = 90;
   static final int INTERNAL = 1;
 
   /** An exit code and the line to print after {@code "strand: "}. */
@@ -141,6 +143,7 @@ final class Failures {
         case UNKNOWN_CA, HOSTNAME_MISMATCH, EXPIRED, NOT_YET_VALID ->
             new Failure(CERTIFICATE, withRequest(t.getMessage(), on));
         case HANDSHAKE_TIMEOUT -> new Failure(TIMEOUT, withRequest(t.getMessage(), on));
+        case PIN_MISMATCH -> new Failure(PINNED_PUBKEY, withRequest(t.getMessage(), on));
         default -> new Failure(TLS_HANDSHAKE, withRequest(t.getMessage(), on));
       };
     }

@@ -120,6 +120,8 @@ final class Help {
             --tlsv1.2, --tlsv1.3 the lowest TLS version; --tls-max 1.2|1.3 the highest
             --ciphers LIST       TLS 1.2 cipher suites, colon-separated (OpenSSL or IANA names);
                                  --tls13-ciphers for TLS 1.3's
+            --pinnedpubkey PINS  sha256//BASE64[;sha256//...]: a certificate of the server's chain
+                                 must have one of these public keys
 
       Streams:
             --sse                print each server-sent event as it arrives (event:/id:/data: lines,

@@ -147,6 +147,8 @@ final class Options implements Cloneable {
   /** --ciphers (TLS 1.2) and --tls13-ciphers: cipher suites, colon-separated. */
   String ciphers;
   String tls13Ciphers;
+  /** --pinnedpubkey sha256//BASE64[;sha256//BASE64...]: public-key pins for every host. */
+  String pinnedPubkey;
   /** --cert-type P12 and -E FILE:PASSWORD. */
   String certType;
   /** --hsts FILE: the HSTS cache, read and written back. */

@@ -394,7 +394,7 @@ final class Transfer {
     Proxy proxy = o.unixSocket != null ? Proxy.none() : proxy();
     NettyTransport transport;
     try {
-      Tls tls = tls();
+      Tls tls = pinned(tls());
       NettyTransport.Builder tb = NettyTransport.builder().ioThreads(1).preferNative(false).limits(Limits.ofConnections(4))
           .tls(tls).version(version());
       if (o.unixSocket != null) {
@@ -490,6 +490,21 @@ final class Transfer {
       }
     }
     return tls.build();
+  }
+
+  /**
+   * --pinnedpubkey as curl takes it, {@code sha256//BASE64} pins separated by {@code ;}, for every
+   * host (curl's file form, a PEM or DER public key, is not supported).
+   */
+  private Tls pinned(Tls tls) throws UsageException {
+    if (o.pinnedPubkey == null) {
+      return tls;
+    }
+    try {
+      return tls.toBuilder().pin("**", o.pinnedPubkey.strip().split("\\s*;\\s*")).build();
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--pinnedpubkey: " + e.getMessage());
+    }
   }
 
   /**

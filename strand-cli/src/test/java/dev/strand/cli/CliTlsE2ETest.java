@@ -32,6 +32,24 @@ class CliTlsE2ETest {
   }
 
   @Test
+  void pinnedPubkeyMatchingPassesAndAnotherIs90() throws Exception {
+    String right = "sha256//" + spki(pki.server().certificate());
+    String wrong = "sha256//" + spki(pki.selfSigned().certificate());
+    Cli.Result ok = Cli.run("--cacert", ca(), "--pinnedpubkey", wrong + ";" + right, server.url("/small"));
+    assertEquals(0, ok.exit(), ok::toString);
+    Cli.Result bad = Cli.run("--cacert", ca(), "--pinnedpubkey", wrong, server.url("/small"));
+    assertEquals(90, bad.exit(), bad::toString);
+    assertTrue(bad.toString().contains("pinning"), bad::toString);
+    Cli.Result malformed = Cli.run("--cacert", ca(), "--pinnedpubkey", "sha256//nope", server.url("/small"));
+    assertEquals(2, malformed.exit(), malformed::toString);
+  }
+
+  private static String spki(java.security.cert.X509Certificate cert) throws Exception {
+    byte[] hash = java.security.MessageDigest.getInstance("SHA-256").digest(cert.getPublicKey().getEncoded());
+    return java.util.Base64.getEncoder().encodeToString(hash);
+  }
+
+  @Test
   void cacertTrustsTheServer() {
     Cli.Result r = Cli.run("--cacert", ca(), server.url("/small"));
     assertEquals(0, r.exit(), r::toString);

@@ -9,6 +9,7 @@ import dev.strand.internal.exchange.ErrorMapper;
 import dev.strand.internal.http1.Http1Connection;
 import dev.strand.internal.http2.Http2Connection;
 import dev.strand.internal.pool.Origin;
+import dev.strand.internal.tls.TlsContexts;
 import dev.strand.internal.tls.TlsErrors;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -61,6 +62,9 @@ final class ConnectionSetup extends ChannelInboundHandlerAdapter {
       if (e.isSuccess()) {
         CallEvents events = CallEvents.of(request);
         if (events != null) {
+          if (TlsContexts.resumed(ssl.engine())) {
+            events.tlsResumed(ssl.engine().getSession());
+          }
           events.tlsEnd(ssl.engine().getSession(), ssl.applicationProtocol());
         }
         boolean h2 = "h2".equals(ssl.applicationProtocol()) || engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE;

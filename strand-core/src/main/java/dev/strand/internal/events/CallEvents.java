@@ -133,6 +133,11 @@ public final class CallEvents implements EventListener.Call {
     emit(t, l -> l.tlsStart(this, t));
   }
 
+  public void tlsResumed(SSLSession session) {
+    long t = System.nanoTime();
+    emit(t, l -> l.tlsResumed(this, t, session));
+  }
+
   public void tlsEnd(SSLSession session, String alpn) {
     long t = System.nanoTime();
     emit(t, l -> l.tlsEnd(this, t, session, alpn));

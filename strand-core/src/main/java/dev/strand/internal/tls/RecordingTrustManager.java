@@ -7,6 +7,8 @@ import java.security.cert.X509Certificate;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
+import io.netty.handler.ssl.ResumableX509ExtendedTrustManager;
+import java.util.Arrays;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedTrustManager;
 
@@ -14,8 +16,13 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * Delegates every check; when the server's chain is rejected, it attaches that chain to the
  * exception (as a suppressed {@link PeerChain}) so {@link TlsErrors} can say which certificate,
  * for which names, expiring when. The exception itself keeps its type: engines map it to alerts.
+ *
+ * <p>After the delegate accepts a chain it checks the configured {@link Pins}. Netty tells it of
+ * resumed handshakes ({@link ResumableX509ExtendedTrustManager}, for both engines): those skip
+ * chain verification, so the pins are checked again on the session's chain, and the engine is
+ * remembered as resumed for {@code EventListener.tlsResumed}.
  */
-final class RecordingTrustManager extends X509ExtendedTrustManager {
+final class RecordingTrustManager extends X509ExtendedTrustManager implements ResumableX509ExtendedTrustManager {
   /**
    * Each engine's rejection of its server's chain. The rejection makes the engine send an alert and
    * the server then closes; that close can reach the connection before the handshake failure does,
@@ -23,10 +30,81 @@ final class RecordingTrustManager extends X509ExtendedTrustManager {
    */
   private static final Map<SSLEngine, CertificateException> REJECTIONS = Collections.synchronizedMap(new WeakHashMap<>());
 
+  /**
+   * Engines whose handshake resumed a session, and those sessions; weak, as {@link #REJECTIONS}.
+   * The sessions too because Netty hands over the JDK's inner engine, which {@link #wrappedEngine}
+   * cannot reach on the module path, while both engines give the same session object.
+   */
+  private static final Map<Object, Boolean> RESUMED = Collections.synchronizedMap(new WeakHashMap<>());
+
   private final X509ExtendedTrustManager delegate;
+  private final Pins pins;
 
   RecordingTrustManager(X509ExtendedTrustManager delegate) {
+    this(delegate, new Pins(Map.of()));
+  }
+
+  RecordingTrustManager(X509ExtendedTrustManager delegate, Pins pins) {
     this.delegate = delegate;
+    this.pins = pins;
+  }
+
+  /** Whether {@code engine}'s (finished) handshake resumed an earlier session rather than verifying a chain. */
+  static boolean resumed(SSLEngine engine) {
+    if (RESUMED.containsKey(engine) || RESUMED.containsKey(engine.getSession())) {
+      return true;
+    }
+    SSLEngine inner = wrappedEngine(engine);
+    return inner != null && RESUMED.containsKey(inner);
+  }
+
+  @Override
+  public void resumeServerTrusted(X509Certificate[] chain, SSLEngine engine) throws CertificateException {
+    RESUMED.put(engine, Boolean.TRUE);
+    RESUMED.put(engine.getSession(), Boolean.TRUE);
+    checkPins(chain, engine);
+  }
+
+  @Override
+  public void resumeClientTrusted(X509Certificate[] chain, SSLEngine engine) {
+    // a client's trust manager never judges clients
+  }
+
+  private void checkPins(X509Certificate[] chain, SSLEngine engine) throws CertificateException {
+    if (pins.isEmpty()) {
+      return;
+    }
+    try {
+      pins.check(engine == null ? null : engine.getPeerHost(), withAnchor(chain));
+    } catch (CertificateException e) {
+      CertificateException recorded = record(e, chain);
+      if (engine != null) {
+        REJECTIONS.put(engine, recorded);
+      }
+      throw recorded;
+    }
+  }
+
+  /**
+   * The chain as sent plus the trusted CA that issued its last certificate, when the server left
+   * that root out (as most do): a pin on the root must match as OkHttp's on its cleaned chain does.
+   */
+  private X509Certificate[] withAnchor(X509Certificate[] chain) {
+    if (chain == null || chain.length == 0) {
+      return new X509Certificate[0];
+    }
+    X509Certificate last = chain[chain.length - 1];
+    if (last.getSubjectX500Principal().equals(last.getIssuerX500Principal())) {
+      return chain;
+    }
+    for (X509Certificate anchor : delegate.getAcceptedIssuers()) {
+      if (anchor.getSubjectX500Principal().equals(last.getIssuerX500Principal())) {
+        X509Certificate[] full = Arrays.copyOf(chain, chain.length + 1);
+        full[chain.length] = anchor;
+        return full;
+      }
+    }
+    return chain;
   }
 
   /** The rejected chain, carried as a suppressed exception. */
@@ -84,6 +162,7 @@ final class RecordingTrustManager extends X509ExtendedTrustManager {
       }
       throw recorded;
     }
+    checkPins(chain, engine);
   }
 
   @Override
@@ -94,6 +173,7 @@ final class RecordingTrustManager extends X509ExtendedTrustManager {
     } catch (CertificateException e) {
       throw record(e, chain);
     }
+    checkPins(chain, null);
   }
 
   @Override
@@ -103,6 +183,7 @@ final class RecordingTrustManager extends X509ExtendedTrustManager {
     } catch (CertificateException e) {
       throw record(e, chain);
     }
+    checkPins(chain, null);
   }
 
   @Override

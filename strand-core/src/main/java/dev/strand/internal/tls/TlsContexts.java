@@ -87,6 +87,11 @@ public final class TlsContexts {
     return raced != null ? raced : built;
   }
 
+  /** Whether {@code engine}'s finished handshake resumed an earlier session (so verified no certificate chain). */
+  public static boolean resumed(SSLEngine engine) {
+    return RecordingTrustManager.resumed(engine);
+  }
+
   /** Whether the OpenSSL engine can be used in this JVM. */
   public static boolean openSslAvailable() {
     return OpenSsl.isAvailable();
@@ -150,8 +155,11 @@ public final class TlsContexts {
    * accepts all. Also for a QUIC context, which is built apart from Netty's TCP ones.
    */
   public static TrustManager trustManager(Tls tls) throws GeneralSecurityException, IOException {
+    Pins pins = new Pins(tls.pins());
     if (!tls.verify()) {
-      return InsecureTrustManagerFactory.INSTANCE.getTrustManagers()[0];
+      TrustManager any = InsecureTrustManagerFactory.INSTANCE.getTrustManagers()[0];
+      // Wrapped only for its resumption report and pins (curl checks --pinnedpubkey even with -k).
+      return any instanceof X509ExtendedTrustManager x ? new RecordingTrustManager(x, pins) : any;
     }
     TrustManagerFactory tmf;
     if (tls.trustPem().isEmpty()) {
@@ -172,7 +180,7 @@ public final class TlsContexts {
     }
     for (TrustManager tm : tmf.getTrustManagers()) {
       if (tm instanceof X509ExtendedTrustManager x) {
-        return new RecordingTrustManager(x);
+        return new RecordingTrustManager(x, pins);
       }
     }
     throw new GeneralSecurityException("no X509ExtendedTrustManager from " + tmf.getAlgorithm());

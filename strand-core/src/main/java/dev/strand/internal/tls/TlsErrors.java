@@ -68,6 +68,10 @@ public final class TlsErrors {
     List<Throwable> all = chain(failure);
     X509Certificate[] peer = peerChain(all);
     String prefix = "TLS handshake with " + host + ":" + port + " failed: ";
+    Pins.PinMismatchException pin = find(all, Pins.PinMismatchException.class);
+    if (pin != null) {
+      return new TlsException(Reason.PIN_MISMATCH, prefix + pin.getMessage(), request, failure);
+    }
 
     for (Throwable t : all) {
       if (t instanceof SslHandshakeTimeoutException) {
