@@ -73,6 +73,9 @@ public interface Auth {
   /** {@link #negotiate()} with the Kerberos credentials of {@code subject} (a JAAS login's). */
   static Auth negotiate(javax.security.auth.Subject subject) {
     return new dev.strand.internal.auth.Negotiate(Objects.requireNonNull(subject, "subject"));
+  }
+
+  /**
    * Basic credentials from the {@code .netrc} file curl would read: the file {@code $NETRC} names, else
    * {@code ~/.netrc}. Read once, now (a missing file gives an Auth that adds nothing); see {@link #netrc(Path)}.
    *
