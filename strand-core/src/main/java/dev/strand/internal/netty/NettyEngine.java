@@ -34,7 +34,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -115,15 +117,40 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     if (origin.isHttps() || version == Version.HTTP_2_PRIOR_KNOWLEDGE || unixSocket != null) {
       return sendOnce(request, origin); // never forwarded by a proxy: a 407 is the origin's
     }
-    return sendOnce(request, origin).thenCompose(r -> r.status() == 407 ? forwardedChallenge(request, origin, r)
-        : CompletableFuture.completedFuture(r));
+    // The caller holds the composed future, so cancelling it must reach whichever exchange is current:
+    // the first, or the one that answers a proxy's 407.
+    CompletableFuture<StreamingResponse> first = sendOnce(request, origin);
+    AtomicReference<CompletableFuture<StreamingResponse>> current = new AtomicReference<>(first);
+    CompletableFuture<StreamingResponse> result = new CompletableFuture<>();
+    first.thenCompose(r -> r.status() != 407 ? CompletableFuture.completedFuture(r)
+        : forwardedChallenge(request, origin, r, again -> {
+          CompletableFuture<StreamingResponse> next = sendOnce(again, origin);
+          current.set(next);
+          if (result.isCancelled()) {
+            next.cancel(true);
+          }
+          return next;
+        })).whenComplete((r, error) -> {
+          if (error != null) {
+            result.completeExceptionally(error instanceof CompletionException c ? c.getCause() : error);
+          } else if (!result.complete(r)) {
+            r.close(); // cancelled while the answer was on its way: nobody will read it
+          }
+        });
+    result.whenComplete((r, error) -> {
+      if (result.isCancelled()) {
+        current.get().cancel(true);
+      }
+    });
+    return result;
   }
 
   /**
    * A 407 to an {@code http} request: if an HTTP proxy forwarded it, its authenticator's to answer. The
    * proxy is looked up only now, so that a request that is not challenged does not ask the selector again.
    */
-  private CompletableFuture<StreamingResponse> forwardedChallenge(Request request, Origin origin, StreamingResponse r) {
+  private CompletableFuture<StreamingResponse> forwardedChallenge(Request request, Origin origin, StreamingResponse r,
+      Function<Request, CompletableFuture<StreamingResponse>> resend) {
     ProxyServer proxy = proxyFor(origin);
     if (proxy == null || proxy.kind() != ProxyServer.Kind.HTTP) {
       return CompletableFuture.completedFuture(r);
@@ -132,7 +159,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
     String target = origin.scheme() + "://" + origin.hostHeader() + path
         + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
-    return ForwardChallenge.answer(proxy, request, target, r, again -> sendOnce(again, origin));
+    return ForwardChallenge.answer(proxy, request, target, r, resend);
   }
 
   private CompletableFuture<StreamingResponse> sendOnce(Request request, Origin origin) {
