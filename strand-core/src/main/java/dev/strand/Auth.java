@@ -104,9 +104,7 @@ public interface Auth {
    * <p>The syntax is curl 8's: whitespace-separated tokens (an entry may span lines), {@code machine},
    * {@code default}, {@code login}, {@code password}, {@code account} (ignored), {@code macdef} (the macro up to the
    * next empty line skipped), {@code #} comments to the end of the line, and double-quoted values with
-   * {@code "}, {@code \}, {@code 
-}, {@code 
-}, {@code 	} escapes.
+   * {@code \"}, {@code \\}, {@code \n}, {@code \r}, {@code \t} escapes.
    *
    * @throws java.io.UncheckedIOException if the file cannot be read
    */

@@ -118,15 +118,28 @@ public final class Proxy {
     return decorate(null, authenticator);
   }
 
+  /**
+   * These settings, with a {@code CONNECT} tunnel through an HTTP proxy for {@code http} requests too, as
+   * curl's {@code --proxytunnel}: the proxy sees only the host and port, never the request, and a proxy
+   * that rewrites or caches forwarded requests is kept out of the exchange.
+   */
+  public Proxy withTunnelForAll() {
+    return decorate(null, null, true);
+  }
+
   private Proxy decorate(Tls tls, ProxyAuthenticator authenticator) {
+    return decorate(tls, authenticator, false);
+  }
+
+  private Proxy decorate(Tls tls, ProxyAuthenticator authenticator, boolean tunnelAll) {
     if (this == NONE) {
       return this;
     }
     if (routes instanceof DecoratedRoutes d) {
       return new Proxy(new DecoratedRoutes(d.routes(), tls != null ? tls : d.tls(),
-          authenticator != null ? authenticator : d.authenticator()));
+          authenticator != null ? authenticator : d.authenticator(), tunnelAll || d.tunnelAll()));
     }
-    return new Proxy(new DecoratedRoutes(routes, tls, authenticator));
+    return new Proxy(new DecoratedRoutes(routes, tls, authenticator, tunnelAll));
   }
 
   /**

@@ -62,6 +62,19 @@ class ProxyTest {
   }
 
   @Test
+  void tunnelForAllSendsHttpThroughConnectAndReusesTheTunnel() {
+    try (TestServer server = TestServer.start();
+        TestProxy proxy = TestProxy.start();
+        Client client = Client.builder().proxy(Proxy.http(proxy.url()).withTunnelForAll()).build()) {
+      for (int i = 0; i < 5; i++) {
+        assertArrayEquals(Payloads.SMALL, client.get(server.url("/small")).bytes());
+      }
+      assertEquals(List.of(new TestProxy.Seen("CONNECT 127.0.0.1:" + server.port() + " HTTP/1.1", null)), proxy.seen(),
+          "one tunnel asked for, and no request forwarded in absolute form");
+    }
+  }
+
+  @Test
   void wrongServerCertificateThroughTheTunnelIsATlsFailure() {
     try (TestServer server = HttpsTest.tlsServer(false);
         TestProxy proxy = TestProxy.start();

@@ -34,6 +34,9 @@ final class Help {
         -T, --upload-file FILE   PUT the file (- for stdin); a URL ending in / gets the file's name
         -r, --range RANGE        ask for these bytes only (Range: bytes=RANGE)
         -u, --user USER:PASS     HTTP Basic authentication (user:pass@ in the URL does the same)
+        -n, --netrc              credentials from ~/.netrc ($NETRC names another); -u wins
+            --netrc-file FILE    credentials from FILE instead (--netrc-optional: the same as -n)
+            --hsts FILE          the HSTS cache, in curl's format: known hosts are asked over https://
             --digest             answer with -u's credentials by HTTP Digest (RFC 7616) instead
             --negotiate          answer the server's 401 by SPNEGO/Kerberos, with the ticket kinit left
             --bearer TOKEN       Authorization: Bearer TOKEN
@@ -93,6 +96,7 @@ final class Help {
         -x, --proxy URL          send through this proxy: http://[user:pass@]host:port (https:// and
                                  WebSockets go through a CONNECT tunnel), https://... (TLS to the proxy
                                  too) or socks5://[user:pass@]host:port
+        -p, --proxytunnel        a CONNECT tunnel through the HTTP proxy for http:// URLs too
             --no-proxy-env       ignore http_proxy, https_proxy, all_proxy and no_proxy (and their upper
                                  case), which are read by default
             --noproxy LIST       hosts that go direct, comma-separated ('*' for all), instead of no_proxy

@@ -39,6 +39,9 @@ final class ProxyOptions {
       }
       proxy = proxy.withTls(Tls.builder().trustPem(ca).trustSystem(false).build());
     }
+    if (o.proxyTunnel) {
+      proxy = proxy.withTunnelForAll();
+    }
     ProxyAuthenticator auth = authenticator(o, env);
     return auth == null ? proxy : proxy.withAuthenticator(auth);
   }

@@ -8,6 +8,7 @@ import dev.strand.CookieJar;
 import dev.strand.Proxy;
 import dev.strand.EventStream;
 import dev.strand.Headers;
+import dev.strand.Hsts;
 import dev.strand.HttpException;
 import dev.strand.Limits;
 import dev.strand.NettyTransport;
@@ -245,6 +246,26 @@ final class Transfer {
     }
   }
 
+  /**
+   * -n, --netrc-optional, --netrc-file: the credentials of the file curl would read ({@code --netrc-file}, else
+   * {@code $NETRC}, else {@code ~/.netrc}). A missing file sends nothing, as in curl; -u wins over any of them.
+   */
+  private Auth netrc() throws CliException {
+    Path file = Path.of(o.netrcFile != null ? o.netrcFile
+        : env.getOrDefault("NETRC", Path.of(System.getProperty("user.home"), ".netrc").toString()));
+    if (!Files.exists(file)) {
+      if (o.verbose) {
+        err.println("* netrc file " + file + " does not exist; sending no credentials from it");
+      }
+      return request -> request;
+    }
+    try {
+      return Auth.netrc(file);
+    } catch (java.io.UncheckedIOException e) {
+      throw new CliException(Failures.READ_ERROR, "cannot read the netrc file " + file + ": " + e.getMessage());
+    }
+  }
+
   /** -c FILE: every cookie the jar holds after the transfer, in curl's format. */
   private void writeCookies() throws CliException {
     try {
@@ -427,6 +448,15 @@ final class Transfer {
     } else if (o.negotiate) {
       ProxyOptions.useKerberosLogin(env);
       b.auth(Auth.negotiate());
+    } else if (o.netrc || o.netrcOptional || o.netrcFile != null) {
+      b.auth(netrc());
+    }
+    if (o.hsts != null) {
+      try {
+        b.hsts(Hsts.file(Path.of(o.hsts)));
+      } catch (java.io.UncheckedIOException e) {
+        throw new CliException(Failures.READ_ERROR, "cannot read the HSTS file " + o.hsts + ": " + e.getMessage());
+      }
     }
     String userAgent = request.headers().first("User-Agent");
     if (userAgent != null || removes("User-Agent")) {

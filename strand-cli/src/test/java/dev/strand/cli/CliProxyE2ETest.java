@@ -54,6 +54,16 @@ class CliProxyE2ETest {
   }
 
   @Test
+  void proxytunnelSendsHttpThroughConnectToo() {
+    int before = proxy.seen().size();
+    Cli.Result r = Cli.run("-p", "--proxy", proxy.url(), server.url("/small"));
+    assertEquals(0, r.exit(), r::toString);
+    assertEquals(small(), r.stdout());
+    assertEquals("CONNECT 127.0.0.1:" + server.port() + " HTTP/1.1", proxy.seen().get(before).requestLine(),
+        "the proxy saw a tunnel asked for, not the request");
+  }
+
+  @Test
   void httpsGoesThroughATunnelAndTheServerIsStillVerified() {
     int connects = proxy.connects();
     Cli.Result r = Cli.run("--proxy", proxy.url(), "--cacert", TestPki.shared().ca().cert().toString(), https.url("/small"));

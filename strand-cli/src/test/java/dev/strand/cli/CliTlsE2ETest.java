@@ -50,6 +50,18 @@ class CliTlsE2ETest {
   }
 
   @Test
+  void hstsFileUpgradesAKnownHostToHttps() throws Exception {
+    java.nio.file.Path hsts = Files.createTempFile("strand-hsts", ".txt");
+    String plain = "http://localhost:" + server.port() + "/small"; // the TLS port, asked in cleartext
+    Cli.Result refused = Cli.run("--cacert", ca(), "--hsts", hsts.toString(), plain);
+    assertTrue(refused.exit() != 0, "an unknown host is not upgraded: " + refused);
+    Files.writeString(hsts, "# curl's format\nlocalhost \"20991231 00:00:00\"\n");
+    Cli.Result upgraded = Cli.run("--cacert", ca(), "--hsts", hsts.toString(), plain);
+    assertEquals(0, upgraded.exit(), upgraded::toString);
+    assertEquals(new String(Payloads.SMALL, StandardCharsets.UTF_8), upgraded.stdout());
+  }
+
+  @Test
   void cacertTrustsTheServer() {
     Cli.Result r = Cli.run("--cacert", ca(), server.url("/small"));
     assertEquals(0, r.exit(), r::toString);

@@ -95,6 +95,9 @@ class CurlParityE2ETest {
         row("-A", Compare.ECHO, "-A", "agent/1.0", "{base}/echo"),
         row("-e", Compare.ECHO, "-e", "http://referrer.test/page", "{base}/echo"),
         row("-u", Compare.ECHO, "-u", "user:pa ss", "{base}/echo"),
+        row("--netrc-file", Compare.ECHO, "--netrc-file", "netrc.txt", "{base}/echo"),
+        row("-u wins over --netrc-file", Compare.ECHO, "--netrc-file", "netrc.txt", "-u", "bob:x", "{base}/echo"),
+        row("--netrc-file without the host", Compare.ECHO, "--netrc-file", "netrc.txt", "http://localhost:{port}/echo"),
         row("-b", Compare.ECHO, "-b", "a=1; b=2", "{base}/echo"),
         row("-r", Compare.ECHO, "-r", "0-99", "{base}/echo"),
         row("-T", Compare.ECHO, "-T", "lines.txt", "{base}/echo"),
@@ -137,6 +140,8 @@ class CurlParityE2ETest {
     String[] args = expand(row.args());
     for (Path d : List.of(curlDir, strandDir)) {
       Files.writeString(d.resolve("lines.txt"), "a=1\nb=2 & c\r\n");
+      Files.writeString(d.resolve("netrc.txt"), "# curl's syntax\nmachine 127.0.0.1\n  login alice password s3cret\n"
+          + "machine other.test login eve password no\n");
       Files.writeString(d.resolve("config.txt"), "# as curl reads it\nurl = \"" + server.url("/small")
           + "\"\nsilent\n--header \"X-From: config\"\n");
       if (row.args()[row.args().length - 1].startsWith("{nginx}")) {

@@ -66,7 +66,8 @@ public final class Dialer {
   }
 
   /**
-   * The route to {@code origin}: a tunnel for https, SOCKS and {@code mustTunnel}, else forwarding.
+   * The route to {@code origin}: a tunnel for https, SOCKS, a proxy that tunnels all and {@code mustTunnel},
+   * else forwarding.
    *
    * @param mustTunnel cleartext that an HTTP proxy would not forward: h2c by prior knowledge, a WebSocket upgrade
    */
@@ -74,7 +75,7 @@ public final class Dialer {
     if (proxy == null) {
       return Route.DIRECT;
     }
-    boolean forward = proxy.kind() == ProxyServer.Kind.HTTP && !origin.isHttps() && !mustTunnel;
+    boolean forward = proxy.kind() == ProxyServer.Kind.HTTP && !proxy.tunnelAll() && !origin.isHttps() && !mustTunnel;
     return forward ? Route.FORWARD : Route.TUNNEL;
   }
 

@@ -152,7 +152,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   private CompletableFuture<StreamingResponse> forwardedChallenge(Request request, Origin origin, StreamingResponse r,
       Function<Request, CompletableFuture<StreamingResponse>> resend) {
     ProxyServer proxy = proxyFor(origin);
-    if (proxy == null || proxy.kind() != ProxyServer.Kind.HTTP) {
+    if (proxy == null || proxy.kind() != ProxyServer.Kind.HTTP || proxy.tunnelAll()) {
       return CompletableFuture.completedFuture(r);
     }
     URI url = request.url();

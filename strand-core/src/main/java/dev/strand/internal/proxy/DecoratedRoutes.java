@@ -10,16 +10,19 @@ import dev.strand.Tls;
  *
  * @param tls for {@code https://} proxies, or {@code null} to keep each proxy's own
  * @param authenticator or {@code null} to keep each proxy's own
+ * @param tunnelAll whether an HTTP proxy gets a CONNECT tunnel for {@code http} targets too
  */
-public record DecoratedRoutes(ProxyRouter routes, Tls tls, ProxyAuthenticator authenticator) implements ProxyRouter {
+public record DecoratedRoutes(ProxyRouter routes, Tls tls, ProxyAuthenticator authenticator, boolean tunnelAll)
+    implements ProxyRouter {
   @Override
   public ProxyServer select(String scheme, String host, int port) {
     ProxyServer p = routes.select(scheme, host, port);
-    return p == null ? null : p.withTls(tls).withAuthenticator(authenticator);
+    return p == null ? null : p.withTls(tls).withAuthenticator(authenticator).withTunnelAll(tunnelAll);
   }
 
   @Override
   public String toString() {
-    return routes + (tls == null ? "" : ", proxy tls=" + tls) + (authenticator == null ? "" : ", authenticator=" + authenticator);
+    return routes + (tls == null ? "" : ", proxy tls=" + tls) + (authenticator == null ? "" : ", authenticator=" + authenticator)
+        + (tunnelAll ? ", tunnel all" : "");
   }
 }

@@ -18,9 +18,11 @@ import java.util.Locale;
  * @param host as in the URL; an IPv6 literal keeps its brackets
  * @param tls the trust settings for the proxy's own certificate, or {@code null} for {@link Tls#system()}
  * @param authenticator answers the proxy's 407, or {@code null}: then the URL's credentials, if any, as Basic
+ * @param tunnelAll whether an HTTP proxy gets a CONNECT tunnel for {@code http} targets too (curl's
+ *     {@code --proxytunnel}), instead of absolute-form requests
  */
 public record ProxyServer(Kind kind, boolean secure, String host, int port, String username, String password,
-    Tls tls, ProxyAuthenticator authenticator) {
+    Tls tls, ProxyAuthenticator authenticator, boolean tunnelAll) {
   /** The protocol spoken to the proxy. */
   public enum Kind {
     /** Absolute-form requests for {@code http} targets, a CONNECT tunnel for the rest. */
@@ -70,23 +72,29 @@ public record ProxyServer(Kind kind, boolean secure, String host, int port, Stri
       user = decode(colon < 0 ? userInfo : userInfo.substring(0, colon));
       password = colon < 0 ? "" : decode(userInfo.substring(colon + 1));
     }
-    return new ProxyServer(kind, secure, uri.getHost().toLowerCase(Locale.ROOT), port, user, password, null, null);
+    return new ProxyServer(kind, secure, uri.getHost().toLowerCase(Locale.ROOT), port, user, password, null, null, false);
   }
 
   /** An HTTP proxy found by a {@link java.net.ProxySelector}, which gives no credentials nor TLS. */
   public static ProxyServer of(Kind kind, String host, int port) {
     String h = host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host;
-    return new ProxyServer(kind, false, h.toLowerCase(Locale.ROOT), port, null, null, null, null);
+    return new ProxyServer(kind, false, h.toLowerCase(Locale.ROOT), port, null, null, null, null, false);
   }
 
   /** This proxy with {@code tls} for its own certificate (kept if {@code null}). */
   public ProxyServer withTls(Tls tls) {
-    return tls == null ? this : new ProxyServer(kind, secure, host, port, username, password, tls, authenticator);
+    return tls == null ? this : new ProxyServer(kind, secure, host, port, username, password, tls, authenticator, tunnelAll);
   }
 
   /** This proxy answering 407s with {@code authenticator} (kept if {@code null}). */
   public ProxyServer withAuthenticator(ProxyAuthenticator authenticator) {
-    return authenticator == null ? this : new ProxyServer(kind, secure, host, port, username, password, tls, authenticator);
+    return authenticator == null ? this : new ProxyServer(kind, secure, host, port, username, password, tls, authenticator, tunnelAll);
+  }
+
+  /** This proxy tunnelling every target if {@code tunnelAll} (kept as it is if not). */
+  public ProxyServer withTunnelAll(boolean tunnelAll) {
+    return !tunnelAll || this.tunnelAll ? this
+        : new ProxyServer(kind, secure, host, port, username, password, tls, authenticator, true);
   }
 
   /** The authenticator for 407s: the configured one, else Basic with the URL's credentials, else {@code null}. */
