@@ -44,7 +44,7 @@ class EffectivelyOnceClusterTest {
         try (TestServer sink = TestServer.start(); ScriptedServer control = ScriptedServer.start(0);
                 ProcessCluster cluster = ProcessCluster.start(tmp, Duration.ofSeconds(75))) {
             IdempotencyLedger ledger = sink.idempotency();
-            control.failureScript(SCRIPT, ledger::inProgress);
+            control.failureScript(SCRIPT, ledger::inProgress, java.util.Set.of("before", "after"));
             try {
                 Path jar = cluster.buildJobJar(EffectivelyOnceJob.class);
                 long start = System.nanoTime();

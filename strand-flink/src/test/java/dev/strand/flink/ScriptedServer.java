@@ -42,6 +42,9 @@ final class ScriptedServer implements AutoCloseable {
     private final Map<String, Integer> injected = new java.util.LinkedHashMap<>();
     private List<String> script = List.of();
     private java.util.function.IntSupplier inFlight = () -> -1;
+    private java.util.Set<String> awaitInFlight = java.util.Set.of();
+    private final Map<String, Integer> deferrals = new java.util.HashMap<>();
+    private static final int MAX_DEFERRALS = 200;
     private int port;
     private HttpServer server;
     private ExecutorService executor;
@@ -103,17 +106,31 @@ final class ScriptedServer implements AutoCloseable {
 
     /**
      * The failure points {@code /inject} hands out, in order; {@code inFlight} is read when each is claimed (the
-     * requests then in flight at the sink's server).
+     * requests then in flight at the sink's server). A point of {@code awaitInFlight} is not handed out while
+     * nothing is in flight (the job asks again at its next record or checkpoint), up to {@link #MAX_DEFERRALS}
+     * times each: on a loaded machine the sink may be idle at the moment a failure would otherwise fall, and a
+     * failure with nothing in flight tests less.
      */
-    synchronized void failureScript(List<String> points, java.util.function.IntSupplier inFlight) {
+    synchronized void failureScript(List<String> points, java.util.function.IntSupplier inFlight,
+            java.util.Set<String> awaitInFlight) {
         this.script = List.copyOf(points);
         this.inFlight = inFlight;
+        this.awaitInFlight = java.util.Set.copyOf(awaitInFlight);
         injected.clear();
+        deferrals.clear();
     }
 
     /** The points claimed so far, in order, each with the requests in flight when it was claimed. */
     synchronized Map<String, Integer> injected() {
         return new java.util.LinkedHashMap<>(injected);
+    }
+
+    /** Whether to hold {@code point} back once more: it waits for requests in flight, and none are. */
+    private boolean deferred(String point) {
+        if (!awaitInFlight.contains(point) || inFlight.getAsInt() > 0) {
+            return false;
+        }
+        return deferrals.merge(point, 1, Integer::sum) <= MAX_DEFERRALS;
     }
 
     private void inject(HttpExchange ex) throws IOException {
@@ -130,7 +147,7 @@ final class ScriptedServer implements AutoCloseable {
             String next = injected.size() < script.size() ? script.get(injected.size()) : "done";
             if (point == null) {
                 answer = "next " + next;
-            } else if (point.equals(next) && attempt == injected.size()) {
+            } else if (point.equals(next) && attempt == injected.size() && !deferred(point)) {
                 injected.put(point, inFlight.getAsInt());
                 answer = "fail " + (injected.size() < script.size() ? script.get(injected.size()) : "done");
             } else {
