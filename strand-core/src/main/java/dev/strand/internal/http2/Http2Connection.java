@@ -16,6 +16,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.DefaultHttp2GoAwayFrame;
 import io.netty.handler.codec.http2.DefaultHttp2PingFrame;
+import io.netty.handler.codec.http2.DefaultHttp2SettingsFrame;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2Error;
@@ -24,6 +25,7 @@ import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2PingFrame;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2SettingsFrame;
 import io.netty.handler.codec.http2.Http2StreamChannel;
@@ -63,10 +65,15 @@ public final class Http2Connection extends NettyConnection {
   public static final int DEFAULT_STREAMS = 100;
   /** Upper bound on the capacity, however many streams the server allows. */
   static final int MAX_STREAMS = 1000;
-  /** Per-stream receive window: large enough for full-speed downloads on fast links. */
+  /**
+   * Per-stream receive window to start with: 1 MiB fills 400 Mbit/s at a 20 ms round trip; {@link WindowTuner}
+   * raises it on links whose bandwidth-delay product is larger.
+   */
   static final int STREAM_WINDOW = 1024 * 1024;
-  /** Connection receive window. */
+  /** Connection receive window to start with. */
   static final int CONNECTION_WINDOW = 16 * 1024 * 1024;
+  /** The payload of the PINGs that measure a round trip for {@link WindowTuner} ("STRNDBDP"). */
+  private static final long BDP_PING = 0x5354524E44424450L;
   /** Idle time after which a PING checks the connection is alive. */
   static volatile Duration PING_IDLE = Duration.ofSeconds(30);
 
@@ -87,6 +94,7 @@ public final class Http2Connection extends NettyConnection {
   private ScheduledFuture<?> settingsTimer;
   /** The read and write timeouts of all its streams. */
   final DeadlineTimer timer;
+  private final WindowTuner windows = new WindowTuner(STREAM_WINDOW, CONNECTION_WINDOW);
 
   private Http2Connection(Channel channel, ConnectionPool<NettyConnection> pool, Origin origin) {
     this.channel = channel;
@@ -115,6 +123,7 @@ public final class Http2Connection extends NettyConnection {
         .addLast("h2-flush", new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES,
             true))
         .addLast("h2-idle", new IdleStateHandler(pingMillis, 0, 0, TimeUnit.MILLISECONDS))
+        .addLast("h2-bdp", c.new RoundTripSampler())
         .addLast("h2", codec)
         .addLast("h2-mux", new Http2MultiplexHandler(c.new ServerOpenedStream()))
         .addLast("strand-h2", c.new Handler());
@@ -232,13 +241,41 @@ public final class Http2Connection extends NettyConnection {
     channel.close();
   }
 
+  /** Before the codec: counts the bytes read, and starts a {@link WindowTuner} sample when none runs. */
+  private final class RoundTripSampler extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      if (announced && msg instanceof io.netty.buffer.ByteBuf b && windows.onRead(b.readableBytes(), System.nanoTime())) {
+        channel.writeAndFlush(new DefaultHttp2PingFrame(BDP_PING)); // from the tail: the codec writes it
+      }
+      ctx.fireChannelRead(msg);
+    }
+  }
+
+  /** A sample's PING came back: widen the windows if the link carried more than they let through. */
+  private void sampled() {
+    int streamWindow = windows.onPingAck(System.nanoTime());
+    if (streamWindow == 0) {
+      return;
+    }
+    // Applied to every stream, open and new, once the server acknowledges it (RFC 9113 6.9.2).
+    channel.write(new DefaultHttp2SettingsFrame(new Http2Settings().initialWindowSize(streamWindow)));
+    int increment = windows.connectionIncrement();
+    if (increment > 0) {
+      channel.write(new DefaultHttp2WindowUpdateFrame(increment));
+    }
+    channel.flush();
+  }
+
   /** The last handler of the connection's pipeline: connection-level frames and events. */
   private final class Handler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       try {
         pingOutstanding = false;
-        if (msg instanceof Http2SettingsFrame s) {
+        if (msg instanceof Http2PingFrame p && p.ack() && p.content() == BDP_PING) {
+          sampled();
+        } else if (msg instanceof Http2SettingsFrame s) {
           Long max = s.settings().maxConcurrentStreams();
           capacity = max == null ? DEFAULT_STREAMS : (int) Math.max(1, Math.min(max, MAX_STREAMS));
           if (!announced) {

@@ -21,6 +21,7 @@ import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2PingFrame;
+import io.netty.handler.codec.http2.Http2SettingsFrame;
 import io.netty.handler.codec.http2.Http2StreamFrame;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
@@ -41,7 +42,17 @@ final class ScriptedH2Server implements AutoCloseable {
   private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
   private final Channel channel;
 
+  /** The SETTINGS_INITIAL_WINDOW_SIZE values the client sent, in order. */
+  final List<Long> clientStreamWindows = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final int bodyBytes;
+
   ScriptedH2Server(int goAwayAfter, boolean ackPings) {
+    this(goAwayAfter, ackPings, 0);
+  }
+
+  /** With {@code bodyBytes > 0}, each stream is answered that many zero bytes instead. */
+  ScriptedH2Server(int goAwayAfter, boolean ackPings, int bodyBytes) {
+    this.bodyBytes = bodyBytes;
     channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
@@ -55,7 +66,11 @@ final class ScriptedH2Server implements AutoCloseable {
   }
 
   String url(String path) {
-    return "http://127.0.0.1:" + ((InetSocketAddress) channel.localAddress()).getPort() + path;
+    return "http://127.0.0.1:" + port() + path;
+  }
+
+  int port() {
+    return ((InetSocketAddress) channel.localAddress()).getPort();
   }
 
   @Override
@@ -81,6 +96,9 @@ final class ScriptedH2Server implements AutoCloseable {
       try {
         if (msg instanceof Http2PingFrame p && !p.ack()) {
           pings.incrementAndGet();
+        }
+        if (msg instanceof Http2SettingsFrame settings && settings.settings().initialWindowSize() != null) {
+          clientStreamWindows.add((long) settings.settings().initialWindowSize());
         }
         boolean ended = msg instanceof Http2HeadersFrame h && h.isEndStream()
             || msg instanceof Http2DataFrame d && d.isEndStream();
@@ -108,6 +126,15 @@ final class ScriptedH2Server implements AutoCloseable {
 
     private void answer(ChannelHandlerContext ctx, Http2FrameStream stream) {
       ctx.write(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().status("200")).stream(stream));
+      if (bodyBytes > 0) {
+        int chunk = 16 * 1024; // the codec queues what the client's windows do not yet allow
+        for (int sent = 0; sent < bodyBytes; sent += chunk) {
+          int n = Math.min(chunk, bodyBytes - sent);
+          ctx.write(new DefaultHttp2DataFrame(Unpooled.wrappedBuffer(new byte[n]), sent + n == bodyBytes).stream(stream));
+        }
+        ctx.flush();
+        return;
+      }
       ctx.writeAndFlush(new DefaultHttp2DataFrame(
           Unpooled.copiedBuffer("conn=" + connection, StandardCharsets.US_ASCII), true).stream(stream));
     }
