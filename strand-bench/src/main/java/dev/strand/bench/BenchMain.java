@@ -87,8 +87,12 @@ public final class BenchMain implements Callable<Integer> {
       description = "Scenarios: /small, /big, /delay/MS (leading slash optional); https (/small over HTTPS/1.1), "
           + "h2 (/small over HTTP/2 by ALPN), h2c (prior knowledge), handshake (strand, new TLS connection per "
           + "request, JDK and OpenSSL engines), h3 (/small over HTTP/3), caddy-h2 and caddy-h3 (Caddy's /small.json, "
-          + "STRAND_CADDY_URL). Default /small,h2c (--full: /small,/big,/delay/50,https,h2,h2c).")
+          + "STRAND_CADDY_URL); NAME:PATH for another path over a named wire (h2c:/bytes/67108864). Default /small,h2c (--full: /small,/big,/delay/50,https,h2,h2c).")
   List<String> scenarios;
+
+  @Option(names = "--link", paramLabel = "SPEC", description = "Every client through a shaped link: LinkShaper's "
+      + "spec, e.g. rtt=20ms,rate=200mbit (keys rtt, rate, jitter). HTTP/3 scenarios are not run through it.")
+  String link;
 
   @Option(names = "--warmup", paramLabel = "S", description = "Warm-up seconds at the start of each JVM. Default 10; doubled for HTTP/2 scenarios.")
   Double warmup;
@@ -259,6 +263,10 @@ public final class BenchMain implements Callable<Integer> {
     }
 
     ServerProcess embedded = null;
+    ShapedLinks links = new ShapedLinks(link);
+    if (link != null) {
+      notes.add("Through a shaped link: " + links.describe() + ".");
+    }
     URI base;
     String serverDesc;
     if (server != null) {
@@ -333,7 +341,7 @@ public final class BenchMain implements Callable<Integer> {
       double planned = 0;
       for (String scenario : scenarios) {
         Scenario sc = Scenario.of(scenario);
-        URI on = serverFor(sc, base, embedded);
+        URI on = links.through(serverFor(sc, base, embedded), sc.wire());
         planned += on != null && embedded != null && !sc.onCaddy() ? warmupFor(sc) : 0;
         for (String client : runClients) {
           planned += repeat * plannedSeconds(client, sc, on == null ? null : on.resolve(sc.path()));
@@ -346,10 +354,11 @@ public final class BenchMain implements Callable<Integer> {
       Duration each = secs(duration);
       for (String scenario : scenarios) {
         Scenario sc = Scenario.of(scenario);
-        URI on = serverFor(sc, base, embedded);
+        URI direct = serverFor(sc, base, embedded);
+        URI on = links.through(direct, sc.wire());
         URI url = on == null ? null : on.resolve(sc.path());
-        URI scenarioStats = on == null ? null : on.equals(base) ? statsBase
-            : ServerStats.accepted(on) >= 0 ? on : null;
+        URI scenarioStats = on == null ? null : direct.equals(base) ? statsBase
+            : ServerStats.accepted(direct) >= 0 ? direct : null;
         int expect = expected.get(scenario);
         Path scenarioCa = sc.onCaddy() ? (url == null ? null : Path.of(System.getenv("STRAND_TLS_CA")))
             : embedded == null ? null : embedded.ca();
@@ -412,6 +421,7 @@ public final class BenchMain implements Callable<Integer> {
       boolean bad = cells.stream().anyMatch(c -> !c.status().equals("ok") && !c.notApplicable());
       return strict && bad ? 1 : 0;
     } finally {
+      links.close();
       if (embedded != null) {
         embedded.close();
       }

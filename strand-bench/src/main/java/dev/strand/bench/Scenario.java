@@ -10,7 +10,8 @@ import java.util.List;
  * HTTP/2 with prior knowledge), or {@code handshake-jdk} / {@code handshake-openssl} (strand only, every request
  * on a new TLS connection: the req/s are handshakes/s), or {@code h3} ({@code /small} over HTTP/3 from the
  * testkit's QUIC server), or {@code caddy-h2} / {@code caddy-h3} ({@code /small.json} from the Caddy that bin/test
- * starts, {@code STRAND_CADDY_URL} and {@code STRAND_TLS_CA}, over HTTP/2 and HTTP/3).
+ * starts, {@code STRAND_CADDY_URL} and {@code STRAND_TLS_CA}, over HTTP/2 and HTTP/3); {@code NAME:PATH} is
+ * another path over a named scenario's wire ({@code h2:/bytes/67108864}).
  */
 record Scenario(String name, String path, Wire wire, String engine) {
 
@@ -18,6 +19,13 @@ record Scenario(String name, String path, Wire wire, String engine) {
       "caddy-h2", "caddy-h3");
 
   static Scenario of(String name) {
+    int colon = name.indexOf(':');
+    if (colon > 0 && NAMED.contains(name.substring(0, colon))) {
+      // NAME:PATH, another path over a named scenario's wire: h2c:/bytes/67108864, a 64 MiB download by h2c.
+      Scenario wire = of(name.substring(0, colon));
+      String path = name.substring(colon + 1);
+      return new Scenario(name, path.startsWith("/") ? path : "/" + path, wire.wire(), wire.engine());
+    }
     return switch (name) {
       case "h3" -> new Scenario(name, "/small", Wire.H3, null);
       case "caddy-h2" -> new Scenario(name, "/small.json", Wire.H2_TLS, null);
@@ -37,7 +45,7 @@ record Scenario(String name, String path, Wire wire, String engine) {
     for (String s : given) {
       if (s.equals("handshake")) {
         out.addAll(List.of("handshake-jdk", "handshake-openssl"));
-      } else if (NAMED.contains(s)) {
+      } else if (NAMED.contains(s) || s.indexOf(':') > 0 && NAMED.contains(s.substring(0, s.indexOf(':')))) {
         out.add(s);
       } else {
         out.add(s.startsWith("/") ? s : "/" + s);
