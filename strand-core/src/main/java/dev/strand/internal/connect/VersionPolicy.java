@@ -20,7 +20,7 @@ public final class VersionPolicy {
   }
 
   /** Whether TLS connections offer h2 by ALPN, before http/1.1. */
-  static boolean offersH2(Version policy) {
+  public static boolean offersH2(Version policy) {
     return policy == Version.HTTP_2 || usesHttp3(policy);
   }
 }

@@ -55,6 +55,8 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
   private volatile ScheduledFuture<?> poolTimer;
   /** The key it waits under: {@link #origin}, or the QUIC endpoint for HTTP/3. */
   private volatile Origin poolOrigin;
+  /** Whether {@link #poolOrigin} is another origin whose HTTP/2 connection this request shares. */
+  private volatile boolean coalesced;
   /** Waiting for a QUIC connection, with TCP to fall back on. */
   private volatile boolean mayFallBack;
   private volatile ScheduledFuture<?> headStart;
@@ -113,6 +115,23 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
         }
       }, wait, TimeUnit.NANOSECONDS);
     }
+  }
+
+  /**
+   * Waits for a connection of {@code other}, an origin whose HTTP/2 connection may carry this request too
+   * (connection coalescing, RFC 9113 9.1.1); the request keeps its own origin for {@code :authority}.
+   */
+  public void acquireShared(Origin other) {
+    poolOrigin = other;
+    coalesced = true;
+    if (engine.pool().acquire(other, this, false)) {
+      armPoolTimer();
+    }
+  }
+
+  /** Whether the request went on another origin's connection ({@link #acquireShared}). */
+  public boolean isCoalesced() {
+    return coalesced;
   }
 
   /** Leaves HTTP/3 for the origin's TCP connections. */

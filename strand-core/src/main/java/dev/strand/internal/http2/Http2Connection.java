@@ -141,6 +141,16 @@ public final class Http2Connection extends NettyConnection {
     return channel.eventLoop();
   }
 
+  /** The server's address, for connection coalescing. */
+  public java.net.InetSocketAddress remoteAddress() {
+    return (java.net.InetSocketAddress) channel.remoteAddress();
+  }
+
+  /** The TLS session (for the certificates a coalesced origin must be covered by), or {@code null} for h2c. */
+  public SSLSession tlsSession() {
+    return sslSession;
+  }
+
   @Override
   public int capacity() {
     return capacity;

@@ -55,7 +55,7 @@ final class Http2StreamHandler extends StreamExchange<Http2StreamChannel> {
     ch.pipeline().addLast(this);
     Request request = driver.request();
     boolean empty = driver.hasNoBody();
-    Http2Headers headers = Http2Requests.headers(request, connection.origin, driver.requestLength());
+    Http2Headers headers = Http2Requests.headers(request, driver.exchange().origin(), driver.requestLength());
     ch.writeAndFlush(new DefaultHttp2HeadersFrame(headers, empty)).addListener(f -> {
       if (f.isSuccess()) {
         headersSent = true;

@@ -34,9 +34,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -56,6 +54,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   /** HTTP/3 connections (Origin.http3 keys), or {@code null} under a policy without HTTP/3. */
   final Connector<NettyConnection> http3;
   private final AltServices altServices = new AltServices();
+  private final Coalescing coalescing = new Coalescing();
   private final WebSocketConnector webSockets;
   private final ProxyRouter proxy;
   /** Where every connection goes instead of the origin's address, or {@code null} for TCP. */
@@ -114,35 +113,24 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
           new ProtocolException("the transport needs an absolute URL, got " + url, request));
     }
     Origin origin = originOf(url);
-    if (origin.isHttps() || version == Version.HTTP_2_PRIOR_KNOWLEDGE || unixSocket != null) {
-      return sendOnce(request, origin); // never forwarded by a proxy: a 407 is the origin's
+    // A 407 to an http request may be a forwarding proxy's; any other is the origin's.
+    boolean proxied = !origin.isHttps() && version != Version.HTTP_2_PRIOR_KNOWLEDGE && unixSocket == null;
+    // With one origin in the pool there is no connection to share: no follow-up to arrange.
+    boolean sharable = mayCoalesce(origin) && pool.hasOriginsBesides(origin);
+    Exchange first = start(request, origin);
+    if (!proxied && !sharable) {
+      return first.future;
     }
-    // The caller holds the composed future, so cancelling it must reach whichever exchange is current:
-    // the first, or the one that answers a proxy's 407.
-    CompletableFuture<StreamingResponse> first = sendOnce(request, origin);
-    AtomicReference<CompletableFuture<StreamingResponse>> current = new AtomicReference<>(first);
-    CompletableFuture<StreamingResponse> result = new CompletableFuture<>();
-    first.thenCompose(r -> r.status() != 407 ? CompletableFuture.completedFuture(r)
-        : forwardedChallenge(request, origin, r, again -> {
-          CompletableFuture<StreamingResponse> next = sendOnce(again, origin);
-          current.set(next);
-          if (result.isCancelled()) {
-            next.cancel(true);
-          }
-          return next;
-        })).whenComplete((r, error) -> {
-          if (error != null) {
-            result.completeExceptionally(error instanceof CompletionException c ? c.getCause() : error);
-          } else if (!result.complete(r)) {
-            r.close(); // cancelled while the answer was on its way: nobody will read it
-          }
-        });
-    result.whenComplete((r, error) -> {
-      if (result.isCancelled()) {
-        current.get().cancel(true);
+    FollowUps followUps = new FollowUps(first.future);
+    return followUps.then(first.future.thenCompose(r -> {
+      if (r.status() == 421 && first.isCoalesced()) {
+        return misdirected(request, origin, r, again -> followUps.track(sendOnce(again, origin)));
       }
-    });
-    return result;
+      if (r.status() == 407 && proxied) {
+        return forwardedChallenge(request, origin, r, again -> followUps.track(sendOnce(again, origin)));
+      }
+      return CompletableFuture.completedFuture(r);
+    }));
   }
 
   /**
@@ -163,6 +151,11 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   }
 
   private CompletableFuture<StreamingResponse> sendOnce(Request request, Origin origin) {
+    return start(request, origin).future;
+  }
+
+  /** A new exchange for {@code request}, on its way to a connection. */
+  private Exchange start(Request request, Origin origin) {
     Exchange exchange = new Exchange(this, request, origin);
     if (origin.isHttps() && !tls.ready()) {
       // The default context is built once, on first use, off the event loops (it reads the system CAs);
@@ -179,10 +172,10 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
           acquire(origin, exchange);
         }
       });
-      return exchange.future;
+      return exchange;
     }
     acquire(origin, exchange);
-    return exchange.future;
+    return exchange;
   }
 
   /**
@@ -216,9 +209,61 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     Origin quic = http3Route(origin);
     if (quic != null) {
       exchange.acquireHttp3(quic, VersionPolicy.tries(version));
-    } else if (pool.acquire(origin, exchange, false)) {
+      return;
+    }
+    if (mayCoalesce(origin)) {
+      Origin shared = coalescing.sharedFor(origin, pool);
+      if (shared != null) {
+        exchange.acquireShared(shared);
+        return;
+      }
+      if (coalescing.mayShare(origin, pool)) {
+        // The name is looked up first (on a virtual thread: a resolver may block) to see where it points; the
+        // dial that may follow looks it up again, from the resolver's cache as a rule.
+        DialSettings.Target target = dialing.target(origin.socketHost(), origin.port());
+        Thread.ofVirtual().name("strand-coalesce").start(() -> {
+          Origin other = null;
+          try {
+            other = coalescing.find(origin, target.port(), dialing.dns().lookup(target.host()), pool);
+          } catch (java.io.IOException | RuntimeException e) {
+            // the dial that follows reports the name's failure in its own words
+          }
+          if (other != null) {
+            exchange.acquireShared(other);
+          } else if (pool.acquire(origin, exchange, false)) {
+            exchange.armPoolTimer();
+          }
+        });
+        return;
+      }
+    }
+    if (pool.acquire(origin, exchange, false)) {
       exchange.armPoolTimer();
     }
+  }
+
+  /**
+   * Whether a request to {@code origin} may go on another origin's HTTP/2 connection: https straight to the
+   * server (no proxy, no Unix socket), h2 offered, no pins (a pin is checked on the handshake, which a shared
+   * connection does not make for this host).
+   */
+  private boolean mayCoalesce(Origin origin) {
+    return origin.isHttps() && VersionPolicy.offersH2(version) && unixSocket == null && proxyFor(origin) == null
+        && tls.tls.pins().isEmpty();
+  }
+
+  /**
+   * A 421 to a request sent on another origin's connection: sent again, once, on a connection of its origin's
+   * own (RFC 9110 15.5.20 allows it whatever the method), if its body can be sent again; else the 421 stands.
+   */
+  private CompletableFuture<StreamingResponse> misdirected(Request request, Origin origin, StreamingResponse r,
+      Function<Request, CompletableFuture<StreamingResponse>> resend) {
+    coalescing.misdirected(origin);
+    if (request.body() != null && !request.body().isRepeatable()) {
+      return CompletableFuture.completedFuture(r);
+    }
+    r.close();
+    return resend.apply(request);
   }
 
   /** The HTTP/3 connections to send a request to {@code origin} on, or {@code null} for TCP. */

@@ -51,6 +51,23 @@ public final class ConnectionPool<C extends PooledConnection> {
     return pool.acquire(waiter, fresh, clock.getAsLong()) == OriginPool.Acquire.WAITING;
   }
 
+  /** The connections to {@code origin} that can take an exchange now; empty if it has none. */
+  public java.util.List<C> liveConnections(Origin origin) {
+    OriginPool<C> pool = origins.get(origin);
+    return pool == null ? java.util.List.of() : pool.live();
+  }
+
+  /** Whether the pool has seen an origin other than {@code origin}. Cheap: no copy. */
+  public boolean hasOriginsBesides(Origin origin) {
+    int n = origins.size();
+    return n > 1 || n == 1 && !origins.containsKey(origin);
+  }
+
+  /** Every origin the pool has seen. */
+  public java.util.Set<Origin> origins() {
+    return java.util.Set.copyOf(origins.keySet());
+  }
+
   /** Gives back the exchange slot of {@code c}; {@code reusable} false closes it. */
   public void release(C c, boolean reusable) {
     pool(c).release(c, reusable, clock.getAsLong());

@@ -34,6 +34,17 @@ final class OriginPool<C extends PooledConnection> {
     this.assumedCapacity = Math.max(1, owner.connector().expectedCapacity(origin));
   }
 
+  /** The connections that can take an exchange now (open, with room), most recently used first. */
+  synchronized List<C> live() {
+    List<C> out = new java.util.ArrayList<>(available.size());
+    for (C c : available) {
+      if (c.isOpen()) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
   /** Whether waiters outnumber what the connections being opened will carry, and the per-host cap allows one more. */
   private boolean needsConnect() {
     return (long) connecting * assumedCapacity < pending && open < owner.maxPerHost();

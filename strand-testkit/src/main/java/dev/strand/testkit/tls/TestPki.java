@@ -47,7 +47,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * A throw-away PKI for TLS tests, generated at test time so nothing checked in ever expires.
  *
  * <p>{@link #generate(Path)} writes into a directory: a CA, a server certificate for
- * {@code localhost}, {@code 127.0.0.1} and {@code ::1} signed by it, the same kind of certificate
+ * {@code localhost}, {@code 127.0.0.1}, {@code ::1} and two test names signed by it, the same kind of certificate
  * expired, not yet valid and issued for {@code wrong.example} only, a self-signed one nobody
  * trusts, and a client CA with a client certificate. Each identity is written as PEM certificate,
  * PKCS#8 key, "traditional" key (PKCS#1 for RSA, SEC1 for EC) and PKCS#12 ({@link #PASSWORD}).
@@ -61,7 +61,8 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  *
  * @param dir where the files are
  * @param ca the CA that issued every server certificate except {@code selfSigned}
- * @param server valid for localhost, 127.0.0.1 and ::1 (EC P-256)
+ * @param server valid for localhost, 127.0.0.1, ::1, {@code api.strand.test} and {@code *.shared.strand.test}
+ *     (EC P-256)
  * @param expired as {@code server}, but expired a day ago
  * @param notYetValid as {@code server}, but valid only from tomorrow
  * @param wrongHost valid, but its only name is {@code wrong.example}
@@ -142,7 +143,10 @@ public record TestPki(
             List<GeneralName> serverNames = List.of(
                     new GeneralName(GeneralName.dNSName, "localhost"),
                     ip("127.0.0.1"),
-                    ip("::1"));
+                    ip("::1"),
+                    // Names for tests that resolve them to loopback: HTTP/2 coalescing, certificate host checks.
+                    new GeneralName(GeneralName.dNSName, "api.strand.test"),
+                    new GeneralName(GeneralName.dNSName, "*.shared.strand.test"));
 
             KeyPair caKeys = ec();
             X509Certificate caCert = ca("Strand Test CA", caKeys, from, to);
