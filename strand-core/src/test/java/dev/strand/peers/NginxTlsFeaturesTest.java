@@ -78,6 +78,24 @@ class NginxTlsFeaturesTest {
 
   @ParameterizedTest
   @MethodSource("engines")
+  void twoNamesNginxServesWithOneCertificateShareOneHttp2Connection(Tls.Engine engine) throws Exception {
+    java.net.URI base = java.net.URI.create(env("STRAND_NGINX_TLS_URL"));
+    java.net.InetAddress at = java.net.InetAddress.getByName(base.getHost());
+    dev.strand.Dns dns = dev.strand.Dns.overrides(java.util.Map.of("api.strand.test", List.of(at),
+        "www.shared.strand.test", List.of(at)), dev.strand.Dns.system());
+    try (Client client = Client.builder().transport(dev.strand.NettyTransport.builder().tls(trusting(engine))
+        .dns(dns).build()).build()) {
+      for (String host : List.of("api.strand.test", "www.shared.strand.test")) {
+        Response r = client.get("https://" + host + ":" + base.getPort() + "/small.json");
+        assertEquals(200, r.status());
+        assertEquals(dev.strand.Version.HTTP_2, r.version());
+      }
+      assertEquals(1, client.stats().connectionsOpened(), "the second name rode the first one's connection");
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
   void theRightPinPassesAndAWrongOneFails(Tls.Engine engine) throws Exception {
     String url = env("STRAND_NGINX_TLS_URL") + "/tls/session-reused";
     String caPin = Pins.pinOf(dev.strand.internal.tls.Pem.readCertificates(Path.of(env("STRAND_TLS_CA"))).get(0));
