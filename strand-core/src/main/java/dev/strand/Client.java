@@ -1,6 +1,7 @@
 package dev.strand;
 
 import dev.strand.internal.client.ClientConfig;
+import dev.strand.internal.client.CallerRuns;
 import dev.strand.internal.client.ClientEngine;
 import dev.strand.internal.websocket.WebSocketUrls;
 import dev.strand.spi.Transport;
@@ -66,7 +67,11 @@ public final class Client implements AutoCloseable {
    * @throws HttpException on failure; never wrapped in {@code ExecutionException}
    */
   public Response send(Request request) {
-    return Futures.await(sendAsync(request), request);
+    if (!engine.hasInterceptors()) {
+      return Futures.await(sendAsync(request), request);
+    }
+    CallerRuns caller = new CallerRuns();
+    return Futures.await(engine.send(request, caller), request, caller);
   }
 
   /** The async twin of {@link #send}, public as {@link AsyncClient#send}. */
@@ -76,7 +81,11 @@ public final class Client implements AutoCloseable {
 
   /** Sends {@code request} and returns once the response head arrives; the body streams. Close it. */
   public StreamingResponse stream(Request request) {
-    return Futures.await(streamAsync(request), request);
+    if (!engine.hasInterceptors()) {
+      return Futures.await(streamAsync(request), request);
+    }
+    CallerRuns caller = new CallerRuns();
+    return Futures.await(engine.stream(request, caller), request, caller);
   }
 
   /** The async twin of {@link #stream}, public as {@link AsyncClient#stream}. */
@@ -270,6 +279,7 @@ public final class Client implements AutoCloseable {
     private Proxy proxy;
     private final List<Interceptor> interceptors = new ArrayList<>();
     private final List<Interceptor> networkInterceptors = new ArrayList<>();
+    private java.util.concurrent.Executor interceptorExecutor;
     private RetryPolicy retryPolicy = RetryPolicy.none();
     private HttpCache cache;
     private java.nio.file.Path unixSocket;
@@ -400,6 +410,18 @@ public final class Client implements AutoCloseable {
      */
     public Builder interceptor(Interceptor interceptor) {
       interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * Where an async call's application interceptors go on once the response arrives: the code an interceptor
+     * chains on {@code chain.proceed(...)} runs here, so it may block (fetch a token, write a slow log). Default:
+     * a new virtual thread each time. A blocking call ({@link #build()}'s {@code send}, {@code stream}) runs it
+     * on the calling thread instead, which waits anyway. Network interceptors are not affected: they run on
+     * the thread that completed the step before them, an I/O thread as often as not, and must not block.
+     */
+    public Builder interceptorExecutor(java.util.concurrent.Executor executor) {
+      this.interceptorExecutor = Objects.requireNonNull(executor, "executor");
       return this;
     }
 
@@ -610,7 +632,8 @@ public final class Client implements AutoCloseable {
           followRedirects, maxRedirects, allowHttpsToHttpRedirect, cookies, t, List.copyOf(requestHooks),
           List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress,
           webSocketMaxMessageSize, List.copyOf(interceptors), networkInterceptors(), retryPolicy,
-          eventListener, defaultCharset, hsts == null ? null : hsts.store());
+          eventListener, defaultCharset, hsts == null ? null : hsts.store(),
+          interceptorExecutor != null ? interceptorExecutor : ClientEngine.VIRTUAL_THREADS);
       CookieJar jar = !cookies ? null : cookieJar != null ? cookieJar : CookieJar.create();
       return new Client(new ClientEngine(config, jar), maxEventSize);
     }

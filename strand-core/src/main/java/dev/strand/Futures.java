@@ -1,5 +1,6 @@
 package dev.strand;
 
+import dev.strand.internal.client.CallerRuns;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -18,14 +19,26 @@ final class Futures {
     try {
       return future.get();
     } catch (InterruptedException e) {
-      future.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new TransportException("interrupted while waiting for " + request, request, e);
+      throw interrupted(future, request, e);
     } catch (ExecutionException e) {
       throw unwrap(e.getCause(), request);
     } catch (CancellationException e) {
       throw new TransportException("cancelled: " + request, request, e);
     }
+  }
+
+  /** {@link #await}, running the call's tasks on this thread meanwhile ({@link CallerRuns}). */
+  static <T> T await(CompletableFuture<T> future, Request request, CallerRuns caller) {
+    if (!caller.runUntilDone(future)) {
+      throw interrupted(future, request, new InterruptedException());
+    }
+    return await(future, request);
+  }
+
+  private static TransportException interrupted(CompletableFuture<?> future, Request request, InterruptedException e) {
+    future.cancel(true);
+    Thread.currentThread().interrupt();
+    return new TransportException("interrupted while waiting for " + request, request, e);
   }
 
   static RuntimeException unwrap(Throwable t, Request request) {

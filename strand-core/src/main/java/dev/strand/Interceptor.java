@@ -21,9 +21,14 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>The response it returns is a {@link StreamingResponse} whose body has not been read: read it (to
  * look at it and build another with {@link StreamingResponse#of(Response)}) or pass it on, but close a
- * response you replace, or its connection is lost. An interceptor must not block: it runs on the
- * thread that completed the previous step, an I/O thread as often as not. An exception it throws
- * (or a future it fails) fails the call with that exception.
+ * response you replace, or its connection is lost. An exception it throws (or a future it fails) fails
+ * the call with that exception.
+ *
+ * <p><b>Threads.</b> An application interceptor may block (fetch a token, write to a slow log): it is called
+ * on the thread that sends the call, and what it chains on {@code proceed} runs, for a blocking call, on the
+ * calling thread (which waits anyway), for an async call on {@link Client.Builder#interceptorExecutor} (a
+ * virtual thread by default), never on an I/O thread. A network interceptor must not block: it runs on the
+ * thread that completed the previous step, an I/O thread as often as not.
  *
  * {@snippet :
  * Interceptor addToken = chain -> chain.proceed(

@@ -18,6 +18,13 @@ import java.util.concurrent.ScheduledFuture;
  * cancellation and deadline fields are shared across threads.
  */
 final class Call {
+  /** Where the application interceptors' code goes on once a response arrives ({@link HandOffLink}). */
+  final java.util.concurrent.Executor interceptorThread;
+
+  Call(java.util.concurrent.Executor interceptorThread) {
+    this.interceptorThread = interceptorThread;
+  }
+
   /** The request as the redirect step sent it for the current hop (before cookies and hooks). */
   Request hopRequest;
   long hopStartNanos;

@@ -38,4 +38,5 @@ public record ClientConfig(
     RetryPolicy retryPolicy,
     EventListener eventListener,
     Charset defaultCharset,
-    HstsStore hsts) {}
+    HstsStore hsts,
+    java.util.concurrent.Executor interceptorExecutor) {}

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BiFunction;
@@ -35,6 +36,9 @@ import java.util.function.Function;
  * own, built per socket, that ends in {@link WebSocketLink}.
  */
 public final class ClientEngine {
+  /** The default {@link dev.strand.Client.Builder#interceptorExecutor}: a virtual thread per task. */
+  public static final Executor VIRTUAL_THREADS = task -> Thread.ofVirtual().name("strand-interceptor").start(task);
+
   private final ClientConfig config;
   private final RequestDefaults defaults;
   private final CookieJar jar;
@@ -87,7 +91,16 @@ public final class ClientEngine {
     if (config.auth() != null) {
       link = new AuthLink(config.auth(), link);
     }
-    return interceptors(config.interceptors(), link);
+    if (config.interceptors().isEmpty()) {
+      return link;
+    }
+    // Past this point the application interceptors' code runs: off the I/O threads (HandOffLink).
+    return interceptors(config.interceptors(), new HandOffLink(link));
+  }
+
+  /** Whether the client has application interceptors, whose code a blocking call runs on its own thread. */
+  public boolean hasInterceptors() {
+    return !config.interceptors().isEmpty();
   }
 
   /** {@code interceptors} in front of {@code next}, the first added outermost. */
@@ -101,7 +114,12 @@ public final class ClientEngine {
 
   /** Sends the request and reads the whole (decoded) body of the final response. */
   public CompletableFuture<Response> send(Request request) {
-    Call call = new Call();
+    return send(request, config.interceptorExecutor());
+  }
+
+  /** {@link #send(Request)}, the application interceptors going on in {@code interceptorThread}. */
+  public CompletableFuture<Response> send(Request request, Executor interceptorThread) {
+    Call call = new Call(interceptorThread);
     CallFuture<Response> result = new CallFuture<>(call);
     start(call, request, chain, result).whenComplete((r, error) -> {
       if (error != null) {
@@ -138,7 +156,12 @@ public final class ClientEngine {
 
   /** Sends the request and completes with the final response's head; its body streams, decoded. */
   public CompletableFuture<StreamingResponse> stream(Request request) {
-    return open(request, (r, call) -> CompletableFuture.completedFuture(r), StreamingResponse::close);
+    return stream(request, config.interceptorExecutor());
+  }
+
+  /** {@link #stream(Request)}, the application interceptors going on in {@code interceptorThread}. */
+  public CompletableFuture<StreamingResponse> stream(Request request, Executor interceptorThread) {
+    return open(request, interceptorThread, (r, call) -> CompletableFuture.completedFuture(r), StreamingResponse::close);
   }
 
   /**
@@ -147,7 +170,7 @@ public final class ClientEngine {
    * the wrapper owns the response from then on and {@code close} releases it.
    */
   public <T> CompletableFuture<T> events(Request request, Function<StreamingResponse, T> wrap, Consumer<T> close) {
-    return open(EventStreams.prepare(request),
+    return open(EventStreams.prepare(request), config.interceptorExecutor(),
         (r, call) -> EventStreams.check(r, call.hopStartNanos).thenApply(wrap), close);
   }
 
@@ -155,9 +178,9 @@ public final class ClientEngine {
    * Sends the request and completes with {@code then} of the final response's head. A call
    * cancelled meanwhile gets {@code close} of the value, since nobody else will see it.
    */
-  private <T> CompletableFuture<T> open(
-      Request request, BiFunction<StreamingResponse, Call, CompletableFuture<T>> then, Consumer<T> close) {
-    Call call = new Call();
+  private <T> CompletableFuture<T> open(Request request, Executor interceptorThread,
+      BiFunction<StreamingResponse, Call, CompletableFuture<T>> then, Consumer<T> close) {
+    Call call = new Call(interceptorThread);
     CallFuture<T> result = new CallFuture<>(call);
     start(call, request, chain, result).whenComplete((head, error) -> {
       if (error != null) {
@@ -184,7 +207,7 @@ public final class ClientEngine {
    */
   public CompletableFuture<WebSocket> websocket(Request request, WebSocket.Listener listener) {
     Objects.requireNonNull(listener, "listener");
-    Call call = new Call();
+    Call call = new Call(config.interceptorExecutor());
     CallFuture<WebSocket> result = new CallFuture<>(call);
     WebSocketLink last = new WebSocketLink(config.transport(), listener, config.webSocketMaxMessageSize());
     start(call, request, chain(last, true), result).whenComplete((head, error) -> {
