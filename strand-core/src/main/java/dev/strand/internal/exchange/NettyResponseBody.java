@@ -227,7 +227,7 @@ public final class NettyResponseBody implements ResponseBody {
           error = e;
         }
         e = error;
-        queue = null;
+        // The queue stays: a streaming reader takes what arrived before it hears of the error.
         failed = all;
         if (changed != null) {
           changed.signal();

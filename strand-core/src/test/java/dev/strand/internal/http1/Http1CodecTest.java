@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.strand.HttpException;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.RequestBody;
@@ -199,6 +201,35 @@ class Http1CodecTest {
     Throwable e = failure(f);
     assertInstanceOf(ProtocolException.class, e);
     assertTrue(e.getMessage().startsWith("server closed the connection without a response"), e.getMessage());
+  }
+
+  @Test
+  void aStreamingReaderGetsTheBytesThatArrivedBeforeTheConnectionDropped() {
+    CompletableFuture<StreamingResponse> f = h.send(EmbeddedHttp1.request("GET", "/").build());
+    h.receive("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabcd");
+    StreamingResponse fixed = f.getNow(null);
+    h.channel.close();
+    assertEquals("abcd", new String(fixed.responseBody().readChunk(), StandardCharsets.US_ASCII),
+        "what arrived is not lost with the connection");
+    assertThrows(HttpException.class, () -> fixed.responseBody().readChunk());
+    fixed.close();
+
+    // Chunked: the bytes wait in the queue, not in a buffer sized by Content-Length.
+    try (EmbeddedHttp1 chunked = new EmbeddedHttp1(64 * 1024)) {
+      CompletableFuture<StreamingResponse> g = chunked.send(EmbeddedHttp1.request("GET", "/").build());
+      chunked.receive("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n3\r\nefg\r\n");
+      StreamingResponse r = g.getNow(null);
+      try {
+        chunked.channel.close();
+      } catch (ProtocolException reachedTheTail) {
+        // EmbeddedChannel rethrows what reached the pipeline's end: the same error the reader gets below
+      }
+      assertEquals("abcd", new String(r.responseBody().readChunk(), StandardCharsets.US_ASCII));
+      assertEquals("efg", new String(r.responseBody().readChunk(), StandardCharsets.US_ASCII));
+      HttpException e = assertThrows(HttpException.class, () -> r.responseBody().readChunk());
+      assertTrue(e.getMessage().contains("closed"), e.getMessage());
+      r.close();
+    }
   }
 
   @Test
