@@ -6,6 +6,7 @@ Published: each module of the root pom that is not the BOM itself and does not s
 module's pom names it) but is no dependency, so the BOM leaves it out. Exits 1 with the difference.
 
   python3 .ci/release/check-bom.py [ROOT]
+  python3 .ci/release/check-bom.py --list [ROOT]    prints the published modules, comma-separated
 """
 import sys
 import xml.etree.ElementTree as ET
@@ -39,7 +40,11 @@ def bom_entries(root: Path) -> set[str]:
 
 
 def main() -> int:
-    root = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
+    args = sys.argv[1:]
+    if args[:1] == ["--list"]:
+        print(",".join(sorted(published_modules(Path(args[1] if len(args) > 1 else ".")))))
+        return 0
+    root = Path(args[0] if args else ".")
     published, listed = published_modules(root), bom_entries(root)
     missing, extra = sorted(published - listed), sorted(listed - published)
     if missing:
