@@ -45,10 +45,10 @@ release_copy "$work/a" "$version"
 mkdir -m 700 "$GNUPGHOME"
 gpg --batch --quiet --pinentry-mode loopback --passphrase '' \
   --quick-gen-key 'Strand release check (throwaway) <release-check@strand.invalid>' ed25519 sign 1d 2>/dev/null
-key=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
+key=$(gpg --batch --with-colons --list-secret-keys 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }')
 step "a clean copy at $version, throwaway signing key ${key:(-16)}"
 
-run_logged "$work/deploy.log" mvn -B -ntp -q -f "$work/a/pom.xml" deploy -DskipTests -Prelease \
+run_logged "$work/deploy.log" mvn -B -ntp -q -f "$work/a/pom.xml" deploy -Dmaven.test.skip=true -Prelease \
   -Dgpg.keyname="$key" -Dstrand.api.baseline="$work/api-baseline" \
   -DaltDeploymentRepository="local::file://$work/repo" -pl '!strand-bench,!strand-cli'
 step "deployed $version to a file repository: signed, javadoc and sources, public API compatible with the baseline"

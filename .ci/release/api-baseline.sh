@@ -21,7 +21,7 @@ if [ ! -f "$cache/complete" ]; then
   present=()
   for m in ${modules//,/ }; do [ -f "$src/$m/pom.xml" ] && present+=("$m"); done
   echo "api-baseline: building ${present[*]} at ${commit:0:12}" >&2
-  (IFS=,; mvn -B -ntp -q -f "$src/pom.xml" package -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true \
+  (IFS=,; mvn -B -ntp -q -f "$src/pom.xml" package -Dmaven.test.skip=true -Dmaven.javadoc.skip=true -Dmaven.source.skip=true \
     -pl "${present[*]}" -am) >"$src/build.log" 2>&1 || { cat "$src/build.log" >&2; exit 1; }
   rm -rf "$cache.tmp" && mkdir -p "$cache.tmp"
   for m in "${present[@]}"; do
