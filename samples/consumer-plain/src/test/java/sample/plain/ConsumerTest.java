@@ -33,6 +33,8 @@ class ConsumerTest {
 
       // strand-micrometer timed both calls (GET and POST: two timers).
       assertEquals(2, registry.find("http.client.requests").timers().stream().mapToLong(t -> t.count()).sum());
+      System.out.println("consumer-plain: two calls to the testkit through micrometer, opentelemetry and jackson, "
+          + "Netty " + io.netty.util.Version.identify().get("netty-codec-http").artifactVersion());
     }
     // strand-http3 is found at run time by strand-core, never compiled against.
     assertTrue(ClassLoader.getSystemClassLoader()
