@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The release check: what a Java team consuming Strand relies on, end to end, on a throwaway release. bin/test
 # runs it after the tests; it runs alone too (no peers needed). docs/releasing.md explains each step.
+# STRAND_RELEASE_KEEP=1 keeps its work directory (the copies, the file repository, the logs).
 #  1. strand-bom lists every published module (.ci/release/check-bom.py);
 #  2. the work tree is copied clean, at the release version (0.1.0-SNAPSHOT → 0.1.0), and deployed to a file
 #     repository with sources, javadoc (doclint) and a signature for every file, made with a GPG key generated
@@ -10,19 +11,25 @@
 #     checksums, pom metadata, BOM = deployed modules);
 #  4. samples/consumer-plain and samples/consumer-spring-boot import the BOM from that repository and call the
 #     testkit's server; their local repository never holds Strand before they build;
-#  5. a second clean copy is built and every jar compared byte for byte with the first (reproducible builds).
+#  5. a second clean copy is built (beside 3 and 4) and every jar compared byte for byte with the first's
+#     (reproducible builds, .ci/release/reproducible.sh).
 # Tests of the modules themselves are skipped here: bin/test ran them.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 cd "$root"
 . bin/lib/java-home.sh
 . .ci/release/lib.sh
+if ! command -v gpg >/dev/null; then # Debian's gnupg; bin/test installs the other tools the same way
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnupg >/dev/null
+fi
 cache="${STRAND_RELEASE_CACHE:-$HOME/.cache/strand-release-check}"
 work=$(mktemp -d /tmp/strand-release.XXXXXX)
 export GNUPGHOME="$work/gnupg"
+reproducible_pid=
 cleanup() {
+  if [ -n "$reproducible_pid" ]; then kill -- "-$reproducible_pid" 2>/dev/null || true; wait "$reproducible_pid" 2>/dev/null || true; fi
   gpgconf --kill gpg-agent 2>/dev/null || true
-  rm -rf "$work"
+  if [ -n "${STRAND_RELEASE_KEEP:-}" ]; then echo "release-check: kept $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 started=$SECONDS
@@ -52,6 +59,11 @@ run_logged "$work/deploy.log" mvn -B -ntp -q -f "$work/a/pom.xml" deploy -Dmaven
   -Dgpg.keyname="$key" -Dstrand.api.baseline="$work/api-baseline" \
   -DaltDeploymentRepository="local::file://$work/repo" -pl '!strand-bench,!strand-cli'
 step "deployed $version to a file repository: signed, javadoc and sources, public API compatible with the baseline"
+
+# The second build for the reproducibility check runs beside the next two steps, which mostly wait on I/O.
+# Its own process group (setsid), so that a failure elsewhere stops its Maven too.
+setsid bash .ci/release/reproducible.sh "$work/a" >"$work/reproducible.log" 2>&1 &
+reproducible_pid=$!
 
 python3 .ci/release/verify-repo.py "$work/repo" "$version" >&2
 step "repository verified"
@@ -98,6 +110,8 @@ done < <(find "$consumer_m2/dev/strand" -name '*.jar')
 [ "$used" -gt 0 ] || { echo "release-check: the samples used no Strand jar" >&2; exit 1; }
 step "samples built against the BOM from the file repository ($used Strand jars, all the deployed ones)"
 
-bash .ci/release/reproducible.sh "$work/a"
-step "reproducible"
+wait "$reproducible_pid" || { reproducible_pid=; cat "$work/reproducible.log" >&2; exit 1; }
+reproducible_pid=
+cat "$work/reproducible.log" >&2
+step "reproducible (a second clean copy built beside the samples)"
 echo "release-check: passed in $((SECONDS - started)) s" >&2
