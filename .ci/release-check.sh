@@ -8,7 +8,8 @@
 #     here, into a temporary GNUPGHOME, without a passphrase; the public API is compared with the baseline
 #     (japicmp, .ci/release/api-baseline) in the same build;
 #  3. the repository is checked as Central would (.ci/release/verify-repo.py: gpg --verify of each .asc,
-#     checksums, pom metadata, BOM = deployed modules);
+#     checksums, pom metadata, BOM = deployed modules), and each check shown to reject a broken input
+#     (.ci/release/selftest.sh);
 #  4. samples/consumer-plain and samples/consumer-spring-boot import the BOM from that repository and call the
 #     testkit's server; their local repository never holds Strand before they build;
 #  5. a second clean copy is built (beside 3 and 4) and every jar compared byte for byte with the first's
@@ -66,6 +67,7 @@ setsid bash .ci/release/reproducible.sh "$work/a" >"$work/reproducible.log" 2>&1
 reproducible_pid=$!
 
 python3 .ci/release/verify-repo.py "$work/repo" "$version" >&2
+bash .ci/release/selftest.sh "$work/repo" "$version"
 step "repository verified"
 
 # The samples' local repository is kept between runs (Spring Boot and the plugins are downloaded once), but

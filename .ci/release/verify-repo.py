@@ -4,7 +4,8 @@
 For every dev.strand artifact at VERSION: a jar module has its jar, -sources.jar (with .java files) and
 -javadoc.jar (with index.html); every file has a .asc that `gpg --verify` accepts (GNUPGHOME as set) and
 .sha1/.md5 files that match; the pom, or the parent pom it names, gives name, description, url, licenses,
-developers and scm; and the artifacts other than the parent and the BOM are exactly those the BOM lists.
+developers and scm; no pom names a SNAPSHOT; and the artifacts other than the parent and the BOM are exactly
+those the BOM lists.
 
   python3 .ci/release/verify-repo.py REPO_DIR VERSION
 """
@@ -81,6 +82,8 @@ def main() -> int:
         artifact_dir = group / artifact / version
         pom = pom_of(repo, artifact, version)
         check_metadata(repo, artifact, version, pom)
+        if "SNAPSHOT" in (artifact_dir / f"{artifact}-{version}.pom").read_text():
+            problems.append(f"{artifact}: its pom names a SNAPSHOT version (Central takes releases only)")
         if (pom.findtext("m:packaging", namespaces=NS) or "jar") == "jar":
             check_jars(artifact, version, artifact_dir)
         signed += check_files(artifact_dir)
