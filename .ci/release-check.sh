@@ -56,7 +56,8 @@ gpg --batch --quiet --pinentry-mode loopback --passphrase '' \
 key=$(gpg --batch --with-colons --list-secret-keys 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }')
 step "a clean copy at $version, throwaway signing key ${key:(-16)}"
 
-run_logged "$work/deploy.log" mvn -B -ntp -q -f "$work/a/pom.xml" deploy -Dmaven.test.skip=true -Prelease \
+# Not installed: the throwaway release stays out of ~/.m2.
+run_logged "$work/deploy.log" mvn -B -ntp -q -f "$work/a/pom.xml" deploy -Dmaven.test.skip=true -Dmaven.install.skip=true -Prelease \
   -Dgpg.keyname="$key" -Dstrand.api.baseline="$work/api-baseline" \
   -DaltDeploymentRepository="local::file://$work/repo" -pl '!strand-bench,!strand-cli'
 step "deployed $version to a file repository: signed, javadoc and sources, public API compatible with the baseline"
