@@ -70,7 +70,9 @@ public final class StrandHttpClientAutoConfiguration {
     @ConditionalOnMissingBean(ClientHttpRequestFactoryBuilder.class)
     ClientHttpRequestFactoryBuilder<?> clientHttpRequestFactoryBuilder(StrandClients clients,
         ObjectProvider<ClientHttpRequestFactoryBuilderCustomizer<?>> customizers) {
-      ClientHttpRequestFactoryBuilder<StrandClientHttpRequestFactory> builder = settings -> {
+      // build() passes no settings: Boot's defaults then, as its own builders take them.
+      ClientHttpRequestFactoryBuilder<StrandClientHttpRequestFactory> builder = given -> {
+        HttpClientSettings settings = given != null ? given : HttpClientSettings.defaults();
         StrandClientHttpRequestFactory factory = new StrandClientHttpRequestFactory(clients.client(settings));
         factory.setTimeout(StrandClients.timeout(settings));
         return factory;
@@ -104,7 +106,8 @@ public final class StrandHttpClientAutoConfiguration {
     @ConditionalOnMissingBean(ClientHttpConnectorBuilder.class)
     ClientHttpConnectorBuilder<?> clientHttpConnectorBuilder(StrandClients clients,
         ObjectProvider<ClientHttpConnectorBuilderCustomizer<?>> customizers) {
-      ClientHttpConnectorBuilder<StrandClientHttpConnector> builder = settings -> {
+      ClientHttpConnectorBuilder<StrandClientHttpConnector> builder = given -> {
+        HttpClientSettings settings = given != null ? given : HttpClientSettings.defaults();
         StrandClientHttpConnector connector = new StrandClientHttpConnector(clients.client(settings));
         connector.setTimeout(StrandClients.timeout(settings));
         return connector;

@@ -76,6 +76,16 @@ class StrandHttpClientAutoConfigurationTest {
   }
 
   @Test
+  void buildersBuildWithoutSettingsOnTheSharedClient() {
+    runner.run(context -> {
+      Client client = context.getBean(Client.class);
+      assertSame(client, assertInstanceOf(StrandClientHttpRequestFactory.class,
+          context.getBean(ClientHttpRequestFactoryBuilder.class).build()).client());
+      assertInstanceOf(StrandClientHttpConnector.class, context.getBean(ClientHttpConnectorBuilder.class).build());
+    });
+  }
+
+  @Test
   void redirectsAreFollowedAsBootDoesByDefault() {
     runner.run(context -> {
       RestClient rest = context.getBean(RestClient.Builder.class).baseUrl(server.url("")).build();
