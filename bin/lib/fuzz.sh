@@ -27,11 +27,13 @@ done
 core="$root/strand-core"
 out="$core/target/fuzz"
 mkdir -p "$out"
-if [ "${STRAND_NO_BUILD:-}" != 1 ] || [ ! -f "$out/classpath.txt" ]; then
+if [ "${STRAND_NO_BUILD:-}" != 1 ] || [ ! -d "$core/target/test-classes/dev/strand/fuzz" ]; then
   echo "strand fuzz: compiling strand-core's tests ..." >&2
-  (cd "$root" && mvn -B -ntp -q -pl strand-core -am test-compile -Dmaven.javadoc.skip=true >&2 \
-    && mvn -B -ntp -q -pl strand-core dependency:build-classpath -Dmdep.includeScope=test \
-      -Dmdep.outputFile="$out/classpath.txt" >&2)
+  (cd "$root" && mvn -B -ntp -q -pl strand-core -am test-compile -Dmaven.javadoc.skip=true >&2)
+fi
+if [ ! -f "$out/classpath.txt" ] || [ "$core/pom.xml" -nt "$out/classpath.txt" ] || [ "$root/pom.xml" -nt "$out/classpath.txt" ]; then
+  (cd "$root" && mvn -B -ntp -q -pl strand-core dependency:build-classpath -Dmdep.includeScope=test \
+    -Dmdep.outputFile="$out/classpath.txt" >&2)
 fi
 cp="$core/target/test-classes:$core/target/classes:$(cat "$out/classpath.txt")"
 
@@ -74,9 +76,9 @@ for t in "${chosen[@]}"; do
     -artifact_prefix="$findings/" "${dirs[@]}" >"$log" 2>&1
   rc=$?
   set -e
-  stats=$(grep -E '^#[0-9]+' "$log" | tail -1)
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  stats=$(grep -a -E '^#[0-9]+' "$log" | tail -1)
+  execs=$(sed -n -e 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n -e 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$stats")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$stats")
   size=$(find "$corpus" -type f | wc -l)
@@ -84,7 +86,7 @@ for t in "${chosen[@]}"; do
     result=ok
   else
     found=1
-    what=$(grep -m1 -E '^== Java Exception:|^==[0-9]+== ERROR|Timeout|out-of-memory' "$log" | cut -c1-120)
+    what=$(grep -a -m1 -E '^== Java Exception:|^==[0-9]+== ERROR|Timeout|out-of-memory' "$log" | cut -c1-120)
     result="FINDING (exit $rc): ${what:-see $log}; input in $findings"
   fi
   printf '%-52s %10s %8s %6s %7s %7s  %s\n' "$t" "${execs:--}" "${rate:--}" "${cov:--}" "${ft:--}" "$size" "$result"

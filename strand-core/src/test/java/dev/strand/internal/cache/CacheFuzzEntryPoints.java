@@ -15,7 +15,9 @@ public final class CacheFuzzEntryPoints {
 
   /** Freshness, age and Vary of a stored 200 with {@code responseHeaders}, asked again by {@code request}. */
   public static void freshness(Request request, Headers responseHeaders, long nowMillis) {
-    CachePolicy.storable(request, dev.strand.Response.builder(200).headers(responseHeaders).request(request).build());
+    if (!CachePolicy.storable(request, dev.strand.Response.builder(200).headers(responseHeaders).request(request).build())) {
+      return;
+    }
     CacheEntry e = new CacheEntry(request.url().toString(), CachePolicy.varyRequestHeaders(request, responseHeaders), 200,
         "OK", Version.HTTP_1_1, responseHeaders, new byte[0], nowMillis - 1000, nowMillis - 500);
     CachePolicy.freshnessLifetimeMillis(e);
