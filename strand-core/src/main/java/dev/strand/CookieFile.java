@@ -56,6 +56,15 @@ public final class CookieFile {
    * @throws UncheckedIOException if the file cannot be written
    */
   public static void write(Path file, Collection<Cookie> cookies) {
+    try {
+      Files.writeString(file, text(cookies), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write cookie file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The file's text for {@code cookies}. */
+  static String text(Collection<Cookie> cookies) {
     StringBuilder sb = new StringBuilder("# Netscape HTTP Cookie File\n# Written by Strand; curl reads this format.\n\n");
     for (Cookie c : cookies) {
       if (c.httpOnly()) {
@@ -69,11 +78,7 @@ public final class CookieFile {
           .append(c.name()).append('\t')
           .append(c.value()).append('\n');
     }
-    try {
-      Files.writeString(file, sb, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write cookie file " + file + ": " + e.getMessage(), e);
-    }
+    return sb.toString();
   }
 
   /** One line as a cookie, or null for a comment, a blank or a malformed line. */

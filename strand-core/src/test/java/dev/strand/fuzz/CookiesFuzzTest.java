@@ -2,15 +2,10 @@ package dev.strand.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.strand.Cookie;
-import dev.strand.CookieFile;
 import dev.strand.CookieFileFuzzEntryPoints;
 import dev.strand.internal.cookie.CookieFuzzEntryPoints;
 import dev.strand.internal.cookie.MemoryCookieJar;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,7 +18,7 @@ class CookiesFuzzTest {
   private static final URI URL = URI.create("https://www.example.co.uk/a/b/page");
 
   @FuzzTest
-  void setCookie(byte[] headers) throws IOException {
+  void setCookie(byte[] headers) {
     MemoryCookieJar jar = new MemoryCookieJar(() -> NOW);
     jar.saveFromResponse(URL, Fuzzing.latin1(headers).lines().toList());
     jar.loadForRequest(URL);
@@ -32,7 +27,7 @@ class CookiesFuzzTest {
   }
 
   @FuzzTest
-  void cookiesTxtLine(byte[] file) throws IOException {
+  void cookiesTxtLine(byte[] file) {
     List<Cookie> cookies = new ArrayList<>();
     for (String line : Fuzzing.utf8(file).split("\r\n|\r|\n", -1)) {
       Cookie c = CookieFileFuzzEntryPoints.parseLine(line);
@@ -64,31 +59,22 @@ class CookiesFuzzTest {
   }
 
   /** Cookies written to a cookies.txt file and read back are the same cookies (expiry to the second). */
-  private static void roundTrip(List<Cookie> cookies) throws IOException {
-    List<Cookie> writable = cookies;
-    Path file = Files.createTempFile("strand-fuzz", ".txt");
-    try {
-      CookieFile.write(file, writable);
-      List<Cookie> back = CookieFile.read(file);
-      if (back.size() != writable.size()) {
-        throw new AssertionError("wrote " + writable + " read " + back);
+  private static void roundTrip(List<Cookie> cookies) {
+    List<Cookie> back = CookieFileFuzzEntryPoints.writtenAndRead(cookies);
+    if (back.size() != cookies.size()) {
+      throw new AssertionError("wrote " + cookies + " read " + back);
+    }
+    for (int i = 0; i < back.size(); i++) {
+      Cookie a = cookies.get(i);
+      Cookie b = back.get(i);
+      boolean same = a.name().equals(b.name()) && a.value().equals(b.value()) && a.domain().equals(b.domain())
+          && a.path().equals(b.path()) && a.secure() == b.secure() && a.httpOnly() == b.httpOnly()
+          && a.hostOnly() == b.hostOnly()
+          && (a.expires() == null ? b.expires() == null
+              : b.expires() != null && Math.max(1, a.expires().getEpochSecond()) == b.expires().getEpochSecond());
+      if (!same) {
+        throw new AssertionError("cookies.txt round trip changed " + a + " into " + b);
       }
-      for (int i = 0; i < back.size(); i++) {
-        Cookie a = writable.get(i);
-        Cookie b = back.get(i);
-        boolean same = a.name().equals(b.name()) && a.value().equals(b.value()) && a.domain().equals(b.domain())
-            && a.path().equals(b.path()) && a.secure() == b.secure() && a.httpOnly() == b.httpOnly()
-            && a.hostOnly() == b.hostOnly()
-            && (a.expires() == null ? b.expires() == null
-                : b.expires() != null && Math.max(1, a.expires().getEpochSecond()) == b.expires().getEpochSecond());
-        if (!same) {
-          throw new AssertionError("cookies.txt round trip changed " + a + " into " + b);
-        }
-      }
-    } catch (UncheckedIOException e) {
-      throw new AssertionError(e);
-    } finally {
-      Files.deleteIfExists(file);
     }
   }
 }

@@ -58,7 +58,7 @@ public final class EmbeddedHttp1 implements AutoCloseable {
   }
 
   /** Everything the connection wrote, as text. */
-  String written() {
+  public String written() {
     StringBuilder sb = new StringBuilder();
     Object msg;
     while ((msg = channel.readOutbound()) != null) {
