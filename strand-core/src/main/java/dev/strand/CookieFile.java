@@ -97,6 +97,9 @@ public final class CookieFile {
     if (domain.startsWith(".")) {
       domain = domain.substring(1);
     }
+    if (domain.startsWith(".")) {
+      return null; // no host name starts with a dot: the line is malformed, and would not read back the same
+    }
     long expiry;
     try {
       expiry = Long.parseLong(f[4].strip());

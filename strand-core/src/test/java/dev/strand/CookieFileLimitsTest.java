@@ -12,7 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** cookies.txt expiries at the edges of what Instant and a long of milliseconds hold. */
+/** cookies.txt lines at the edges: expiries beyond what Instant and a long of milliseconds hold, odd domains. */
 class CookieFileLimitsTest {
   @TempDir
   Path dir;
@@ -33,5 +33,15 @@ class CookieFileLimitsTest {
     cookies.forEach(jar::add);
     jar.add(new Cookie("d", "4", "example.com", "/", Instant.MAX, false, false, true));
     assertEquals("a=1; b=2; d=4", jar.cookieHeader(URI.create("http://example.com/")));
+  }
+
+  // Found by CookiesFuzzTest: "..example.com" lost one dot per read and write, so the file changed each time.
+  @Test
+  void aDomainWithTwoLeadingDotsIsNoCookie() throws IOException {
+    Path file = dir.resolve("cookies.txt");
+    Files.writeString(file, "..example.com\tFALSE\t/\tFALSE\t0\ta\t1\n.example.com\tTRUE\t/\tFALSE\t0\tb\t2\n");
+    List<Cookie> cookies = CookieFile.read(file);
+    assertEquals(1, cookies.size());
+    assertEquals("example.com", cookies.get(0).domain());
   }
 }

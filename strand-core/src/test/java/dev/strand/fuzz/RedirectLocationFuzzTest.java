@@ -9,7 +9,7 @@ import java.net.URI;
 
 /**
  * Location values of redirects, resolved against the URL that answered. The next request's URL is absolute
- * http(s) with a host, and it round-trips through its text form; a Location that cannot be followed is a
+ * http(s) with a host (a scheme in any case, as everywhere in Strand), and it round-trips through its text form; a Location that cannot be followed is a
  * Strand exception.
  */
 class RedirectLocationFuzzTest {
@@ -31,7 +31,7 @@ class RedirectLocationFuzzTest {
         continue;
       }
       URI to = next.url();
-      if (!to.isAbsolute() || to.getHost() == null || !(to.getScheme().equals("http") || to.getScheme().equals("https"))) {
+      if (!to.isAbsolute() || to.getHost() == null || !(to.getScheme().equalsIgnoreCase("http") || to.getScheme().equalsIgnoreCase("https"))) {
         throw new AssertionError("redirect to " + to + " from Location " + location);
       }
       if (!URI.create(to.toString()).equals(to)) {
