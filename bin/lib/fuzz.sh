@@ -2,7 +2,7 @@
 # Fuzzes strand-core's parser targets (the @FuzzTest methods of dev.strand.fuzz) with Jazzer, coverage-guided,
 # each for a fixed time, and prints a line per target: executions, executions per second, coverage (libFuzzer's
 # cov: edges and ft: features), corpus size and what was found.
-#   bin/lib/fuzz.sh [--seconds N | --minutes N] [TARGET...]
+#   bin/strand fuzz [--seconds N | --minutes N] [TARGET...]   (or bin/lib/fuzz.sh, which it runs)
 # A TARGET is a class (Http1ResponseFuzzTest), a class and method (Http1ResponseFuzzTest.chunkedBody) or any
 # part of one (Cookie); none means every target. Each target runs in its own JVM under Jazzer's standalone
 # driver, not under Surefire: @FuzzTest fixes its time budget at compile time, the driver takes it per run.
@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds=$2; shift 2 ;;
     --minutes) seconds=$(($2 * 60)); shift 2 ;;
-    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done

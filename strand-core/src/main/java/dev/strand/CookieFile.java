@@ -95,10 +95,12 @@ public final class CookieFile {
     String domain = f[0].strip();
     boolean hostOnly = !f[1].equalsIgnoreCase("TRUE");
     if (domain.startsWith(".")) {
-      domain = domain.substring(1);
+      domain = domain.substring(1).strip();
     }
-    if (domain.startsWith(".")) {
-      return null; // no host name starts with a dot: the line is malformed, and would not read back the same
+    if (domain.startsWith(".") || domain.startsWith("#")) {
+      // No host name starts so: the line is malformed, and written back it would read differently (a dot less,
+      // or as a comment).
+      return null;
     }
     long expiry;
     try {

@@ -35,13 +35,17 @@ class CookieFileLimitsTest {
     assertEquals("a=1; b=2; d=4", jar.cookieHeader(URI.create("http://example.com/")));
   }
 
-  // Found by CookiesFuzzTest: "..example.com" lost one dot per read and write, so the file changed each time.
+  // Found by CookiesFuzzTest: "..example.com" lost one dot per read and write, so the file changed each time;
+  // ".#HttpOnly_x" was read as the domain "#httponly_x", whose line, written back, reads as a comment; ". x" kept
+  // its space until the next read.
   @Test
-  void aDomainWithTwoLeadingDotsIsNoCookie() throws IOException {
+  void aDomainStartingWithADotOrAHashIsNoCookie() throws IOException {
     Path file = dir.resolve("cookies.txt");
-    Files.writeString(file, "..example.com\tFALSE\t/\tFALSE\t0\ta\t1\n.example.com\tTRUE\t/\tFALSE\t0\tb\t2\n");
+    Files.writeString(file, "..example.com\tFALSE\t/\tFALSE\t0\ta\t1\n.example.com\tTRUE\t/\tFALSE\t0\tb\t2\n"
+        + ".#HttpOnly_example.com\tFALSE\t/\tFALSE\t0\tc\t3\n" + ". example.org\tFALSE\t/\tFALSE\t0\td\t4\n");
     List<Cookie> cookies = CookieFile.read(file);
-    assertEquals(1, cookies.size());
+    assertEquals(2, cookies.size());
     assertEquals("example.com", cookies.get(0).domain());
+    assertEquals("example.org", cookies.get(1).domain()); // a space after the dot, dropped as one before it is
   }
 }
