@@ -56,6 +56,15 @@ public final class CookieFile {
    * @throws UncheckedIOException if the file cannot be written
    */
   public static void write(Path file, Collection<Cookie> cookies) {
+    try {
+      Files.writeString(file, text(cookies), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write cookie file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The file's text for {@code cookies}. */
+  static String text(Collection<Cookie> cookies) {
     StringBuilder sb = new StringBuilder("# Netscape HTTP Cookie File\n# Written by Strand; curl reads this format.\n\n");
     for (Cookie c : cookies) {
       if (c.httpOnly()) {
@@ -69,11 +78,7 @@ public final class CookieFile {
           .append(c.name()).append('\t')
           .append(c.value()).append('\n');
     }
-    try {
-      Files.writeString(file, sb, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write cookie file " + file + ": " + e.getMessage(), e);
-    }
+    return sb.toString();
   }
 
   /** One line as a cookie, or null for a comment, a blank or a malformed line. */
@@ -90,7 +95,12 @@ public final class CookieFile {
     String domain = f[0].strip();
     boolean hostOnly = !f[1].equalsIgnoreCase("TRUE");
     if (domain.startsWith(".")) {
-      domain = domain.substring(1);
+      domain = domain.substring(1).strip();
+    }
+    if (domain.startsWith(".") || domain.startsWith("#")) {
+      // No host name starts so: the line is malformed, and written back it would read differently (a dot less,
+      // or as a comment).
+      return null;
     }
     long expiry;
     try {
@@ -101,6 +111,8 @@ public final class CookieFile {
     if (domain.isEmpty() || f[5].isEmpty()) {
       return null;
     }
+    // Within what an Instant and its milliseconds hold: a far-future expiry means "never", a negative one "expired".
+    expiry = expiry < 0 ? 1 : Math.min(expiry, Long.MAX_VALUE / 1000);
     return new Cookie(f[5], f.length == 7 ? f[6].stripTrailing() : "", domain.toLowerCase(java.util.Locale.ROOT),
         f[2].isEmpty() ? "/" : f[2], expiry == 0 ? null : Instant.ofEpochSecond(expiry), f[3].equalsIgnoreCase("TRUE"),
         httpOnly, hostOnly);

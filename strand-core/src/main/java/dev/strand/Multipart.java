@@ -177,7 +177,20 @@ public final class Multipart {
 
     @Override
     public String contentType() {
-      return "multipart/form-data; boundary=" + boundary;
+      return "multipart/form-data; boundary=" + quotedIfNeeded(boundary);
+    }
+
+    /**
+     * The boundary as a Content-Type parameter value: RFC 2046 allows space and {@code '()+,/:=?} in a boundary,
+     * which a parameter can only carry quoted (RFC 9110 §5.6.6); a receiver would cut the bare value short.
+     */
+    private static String quotedIfNeeded(String boundary) {
+      for (int i = 0; i < boundary.length(); i++) {
+        if (" '()+,/:=?".indexOf(boundary.charAt(i)) >= 0) {
+          return '"' + boundary + '"';
+        }
+      }
+      return boundary;
     }
 
     @Override

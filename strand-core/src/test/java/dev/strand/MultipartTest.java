@@ -143,4 +143,14 @@ class MultipartTest {
     }
     return out.toByteArray();
   }
+
+  // Found by ContentTypeFuzzTest: the boundary " 0p 14'Y9" (RFC 2046 allows spaces) went out unquoted in
+  // Content-Type, where a receiver reads it as "0p"; such a boundary is quoted now.
+  @Test
+  void aBoundaryWithSpacesOrSeparatorsIsQuotedInContentType() {
+    assertEquals("multipart/form-data; boundary=\" 0p 14'Y9\"",
+        Multipart.builder().boundary(" 0p 14'Y9").field("a", "b").build().contentType());
+    assertEquals("multipart/form-data; boundary=plain-_.Token",
+        Multipart.builder().boundary("plain-_.Token").field("a", "b").build().contentType());
+  }
 }

@@ -43,7 +43,7 @@ final class CachePolicy {
       return false;
     }
     for (String vary : response.headers().all("Vary")) {
-      if (vary.strip().equals("*") || vary.contains("*")) {
+      if (vary.contains("*") || !fieldNames(vary)) {
         return false;
       }
     }
@@ -122,7 +122,24 @@ final class CachePolicy {
     return true;
   }
 
-  /** The request's values of each field {@code response} varies on, to store beside it. */
+  /**
+   * Whether a Vary value lists only field names (RFC 9110 §12.5.5). A response that varies on something else
+   * cannot be matched to a later request, so it is not stored, as with {@code Vary: *}.
+   */
+  private static boolean fieldNames(String vary) {
+    for (String name : vary.split(",")) {
+      String n = name.strip();
+      for (int i = 0; i < n.length(); i++) {
+        char c = n.charAt(i);
+        if (c <= ' ' || c >= 127 || "\"(),/:;<=>?@[\\]{}".indexOf(c) >= 0) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** The request's values of each field {@code response} varies on, to store beside it (a storable response). */
   static Headers varyRequestHeaders(Request request, Headers response) {
     Headers.Builder b = Headers.builder();
     for (String vary : response.all("Vary")) {

@@ -208,11 +208,16 @@ public final class DiskStore {
     Headers vary = readHeaders(in);
     int status = in.readInt();
     String reason = in.readUTF();
-    Version version = Version.valueOf(in.readUTF());
+    Version version = version(in.readUTF());
     Headers headers = readHeaders(in);
     long requestMillis = in.readLong();
     long responseMillis = in.readLong();
-    byte[] body = new byte[in.readInt()];
+    int length = in.readInt();
+    // Checked before allocating: a length the file does not hold would reserve up to 2 GiB for nothing.
+    if (version == null || vary == null || headers == null || length < 0 || length > in.available()) {
+      return null;
+    }
+    byte[] body = new byte[length];
     in.readFully(body);
     if (in.available() != 0) {
       return null;
@@ -228,6 +233,7 @@ public final class DiskStore {
     }
   }
 
+  /** The headers, or {@code null} if a field is one Headers refuses (the file was not written by encode). */
   private static Headers readHeaders(DataInputStream in) throws IOException {
     int n = in.readInt();
     if (n < 0 || n > 10_000) {
@@ -235,9 +241,22 @@ public final class DiskStore {
     }
     Headers.Builder b = Headers.builder();
     for (int i = 0; i < n; i++) {
-      b.add(in.readUTF(), in.readUTF());
+      try {
+        b.add(in.readUTF(), in.readUTF());
+      } catch (IllegalArgumentException notAField) {
+        return null;
+      }
     }
     return b.build();
+  }
+
+  private static Version version(String name) {
+    for (Version v : Version.values()) {
+      if (v.name().equals(name)) {
+        return v;
+      }
+    }
+    return null;
   }
 
   private static byte[] sha256(byte[] bytes) {

@@ -64,10 +64,19 @@ public final class MemoryCookieJar implements CookieJar {
     }
     String path = cookie.path() == null || cookie.path().isEmpty() ? "/" : cookie.path();
     boolean persistent = cookie.expires() != null;
-    long expiresAt = persistent ? cookie.expires().toEpochMilli() : Long.MAX_VALUE;
+    long expiresAt = persistent ? epochMillis(cookie.expires()) : Long.MAX_VALUE;
     synchronized (this) {
       put(new StoredCookie(name, cookie.value() == null ? "" : cookie.value(), domain, path, expiresAt, persistent,
           cookie.secure(), cookie.httpOnly(), cookie.hostOnly(), nextCreation), clock.getAsLong());
+    }
+  }
+
+  /** An expiry as milliseconds, saturated: a caller's Instant may lie beyond what a long of milliseconds holds. */
+  private static long epochMillis(java.time.Instant expires) {
+    try {
+      return expires.toEpochMilli();
+    } catch (ArithmeticException beyond) {
+      return expires.isBefore(java.time.Instant.EPOCH) ? Long.MIN_VALUE + 1 : Long.MAX_VALUE;
     }
   }
 

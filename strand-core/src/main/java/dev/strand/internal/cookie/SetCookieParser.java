@@ -22,7 +22,9 @@ final class SetCookieParser {
     }
     String name = pair.substring(0, eq).strip();
     String value = pair.substring(eq + 1).strip();
-    if (name.isEmpty()) {
+    if (name.isEmpty() || hasControl(name) || hasControl(value)) {
+      // RFC 6265bis §5.7 ignores a cookie whose name or value holds a control character; a tab too, as curl does,
+      // since a cookies.txt line (tab-separated) cannot hold one.
       return null;
     }
     long expires = Long.MIN_VALUE;
@@ -60,7 +62,7 @@ final class SetCookieParser {
             domain = d.toLowerCase(Locale.ROOT);
           }
         }
-        case "path" -> cookiePath = attrValue.isEmpty() || attrValue.charAt(0) != '/' ? null : attrValue;
+        case "path" -> cookiePath = attrValue.isEmpty() || attrValue.charAt(0) != '/' || hasControl(attrValue) ? null : attrValue;
         case "secure" -> secure = true;
         case "httponly" -> httpOnly = true;
         default -> { } // SameSite and unknown attributes have no effect on a client without a browser context
@@ -85,6 +87,16 @@ final class SetCookieParser {
       cookiePath = Domains.defaultPath(path);
     }
     return new StoredCookie(name, value, domain, cookiePath, expiresAt, persistent, secure, httpOnly, hostOnly, creation);
+  }
+
+  private static boolean hasControl(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c == 0x7f) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Delta-seconds (digits, optionally negative), or null if malformed. */

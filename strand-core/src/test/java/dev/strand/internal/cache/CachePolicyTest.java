@@ -78,4 +78,19 @@ class CachePolicyTest {
     assertTrue(cc.noStore());
     assertTrue(CacheControl.parse(Headers.of("Pragma", "no-cache")).noCache());
   }
+
+  // Found by CacheHeadersFuzzTest: "Vary: Accept-Lan6:00:00 GMT" was stored, and storing it threw
+  // IllegalArgumentException out of the cache (a Vary element that is no field name cannot become a header name).
+  @Test
+  void aVaryListingSomethingOtherThanFieldNamesIsNotStored() {
+    dev.strand.Request get = dev.strand.Request.builder("GET", "http://h/a").build();
+    for (String vary : new String[] {"Accept-Lan6:00:00 GMT", "Accept, a b", "x(y)", "caf\u00e9"}) {
+      dev.strand.Response r = dev.strand.Response.builder(200).header("Cache-Control", "max-age=60").header("Vary", vary)
+          .request(get).build();
+      assertFalse(CachePolicy.storable(get, r), vary);
+    }
+    dev.strand.Response fine = dev.strand.Response.builder(200).header("Cache-Control", "max-age=60")
+        .header("Vary", "Accept-Encoding, ,Accept-Language").request(get).build();
+    assertTrue(CachePolicy.storable(get, fine));
+  }
 }

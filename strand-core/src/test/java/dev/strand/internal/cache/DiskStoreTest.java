@@ -56,4 +56,51 @@ class DiskStoreTest {
     assertFalse(Files.exists(dir.resolve("junk.entry.7.tmp")));
     assertEquals("http://h/a", reopened.get("http://h/a").url());
   }
+
+  /** {@code content} as a file whose checksum holds, as a file written by another format or by hand would be. */
+  private static byte[] sealed(byte[] content) throws Exception {
+    byte[] sum = java.security.MessageDigest.getInstance("SHA-256").digest(content);
+    byte[] file = java.util.Arrays.copyOf(content, content.length + 32);
+    System.arraycopy(sum, 0, file, content.length, 32);
+    return file;
+  }
+
+  /** The entry's bytes before its checksum, with {@code from} replaced by {@code to} once. */
+  private static byte[] edited(CacheEntry e, byte[] from, byte[] to) {
+    byte[] whole = DiskStore.encode(e);
+    byte[] content = java.util.Arrays.copyOf(whole, whole.length - 32);
+    String text = new String(content, java.nio.charset.StandardCharsets.ISO_8859_1);
+    String replaced = text.replace(new String(from, java.nio.charset.StandardCharsets.ISO_8859_1),
+        new String(to, java.nio.charset.StandardCharsets.ISO_8859_1));
+    return replaced.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+  }
+
+  // Found by CacheFileFuzzTest: Version.valueOf threw IllegalArgumentException for a name it does not know.
+  @Test
+  void anUnknownVersionNameIsNoEntry() throws Exception {
+    byte[] content = edited(entry("http://h/a", 3), "\0\u0006HTTP_2".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+        "\0\u0006HTTP_9".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    assertNull(DiskStore.decode(sealed(content)));
+  }
+
+  @Test
+  void aBodyLengthPastTheFileIsNoEntryAndAllocatesNothing() throws Exception {
+    byte[] whole = DiskStore.encode(entry("http://h/a", 0));
+    byte[] content = java.util.Arrays.copyOf(whole, whole.length - 32);
+    // the last int before the (empty) body is its length: 2 GiB - 1, which the file does not hold
+    content[content.length - 4] = 0x7f;
+    content[content.length - 3] = (byte) 0xff;
+    content[content.length - 2] = (byte) 0xff;
+    content[content.length - 1] = (byte) 0xff;
+    assertNull(DiskStore.decode(sealed(content)));
+    content[content.length - 4] = (byte) 0xff; // negative
+    assertNull(DiskStore.decode(sealed(content)));
+  }
+
+  @Test
+  void aHeaderFieldThatHeadersRefuseIsNoEntry() throws Exception {
+    byte[] content = edited(entry("http://h/a", 1), "ETag".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+        "E\nag".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    assertNull(DiskStore.decode(sealed(content)));
+  }
 }

@@ -185,4 +185,16 @@ class MemoryCookieJarTest {
     assertEquals("c1", jar.cookies().get(0).name());
     assertNotNull(jar.cookieHeader(u("http://h/")));
   }
+
+  // Found by CookiesFuzzTest: a value with a tab and other control characters was stored, and the cookies.txt
+  // file written from the jar then held a line that does not read back (the cookie was lost on reload).
+  @Test
+  void aNameOrValueWithAControlCharacterIsIgnored() {
+    for (String bad : new String[] {"a=x\ty", "a=x\u0000y", "a=\u001b", "a\tb=1", "a=x\u007f"}) {
+      jar.store(u("http://example.com/"), bad);
+    }
+    jar.store(u("http://example.com/"), "ok=1; Path=/p\u0001q");
+    assertEquals(1, jar.cookies().size());
+    assertEquals("/", jar.cookies().get(0).path()); // the control character's Path counts as absent
+  }
 }

@@ -22,15 +22,15 @@ import java.util.concurrent.CompletableFuture;
  * An engine whose connections live on {@link EmbeddedChannel}s: tests write response bytes in and
  * read request bytes out, with no socket. Also counts the reads the connection asks for.
  */
-final class EmbeddedHttp1 implements AutoCloseable {
+public final class EmbeddedHttp1 implements AutoCloseable {
   static final Origin ORIGIN = new Origin("http", "example.test", 8080);
   static final Timeout TIMEOUT = Timeout.of(Duration.ofSeconds(30));
 
   final NettyEngine engine;
-  EmbeddedChannel channel;
+  public EmbeddedChannel channel;
   int reads;
 
-  EmbeddedHttp1(int maxHeaderSize) {
+  public EmbeddedHttp1(int maxHeaderSize) {
     engine = new NettyEngine(Limits.ofConnections(1), EventLoops.create(1, false), e -> new Connector<>() {
       @Override
       public void connect(Origin origin, Waiter<Http1Connection> forWaiter) {
@@ -49,16 +49,16 @@ final class EmbeddedHttp1 implements AutoCloseable {
     });
   }
 
-  static Request.Builder request(String method, String pathAndQuery) {
+  public static Request.Builder request(String method, String pathAndQuery) {
     return Request.builder(method, "http://example.test:8080" + pathAndQuery).timeout(TIMEOUT);
   }
 
-  CompletableFuture<StreamingResponse> send(Request request) {
+  public CompletableFuture<StreamingResponse> send(Request request) {
     return engine.send(request);
   }
 
   /** Everything the connection wrote, as text. */
-  String written() {
+  public String written() {
     StringBuilder sb = new StringBuilder();
     Object msg;
     while ((msg = channel.readOutbound()) != null) {
@@ -70,11 +70,11 @@ final class EmbeddedHttp1 implements AutoCloseable {
   }
 
   /** Delivers {@code text} as one read from the server. */
-  void receive(String text) {
+  public void receive(String text) {
     channel.writeInbound(Unpooled.copiedBuffer(text, StandardCharsets.ISO_8859_1));
   }
 
-  void receive(byte[] bytes) {
+  public void receive(byte[] bytes) {
     channel.writeInbound(Unpooled.wrappedBuffer(bytes));
   }
 
