@@ -184,7 +184,7 @@ final class AddressRace {
     } else if (pending.isEmpty()) {
       stopTimers();
       boolean allTimedOut = failures.values().stream().allMatch(t -> t instanceof io.netty.channel.ConnectTimeoutException);
-      result.completeExceptionally(new Failed(new LinkedHashMap<>(failures), allTimedOut));
+      result.completeExceptionally(new Failed(inAttemptOrder(), allTimedOut));
     }
   }
 
@@ -199,7 +199,7 @@ final class AddressRace {
       failures.put(p.getValue(), new io.netty.channel.ConnectTimeoutException("no answer"));
     }
     closeLosers(null);
-    result.completeExceptionally(new Failed(new LinkedHashMap<>(failures), true));
+    result.completeExceptionally(new Failed(inAttemptOrder(), true));
   }
 
   private void closeLosers(InetSocketAddress winner) {
@@ -220,5 +220,17 @@ final class AddressRace {
     if (deadline != null) {
       deadline.cancel(false);
     }
+  }
+
+  /** The failures in the order the addresses were tried: attempts that time out together report in any order. */
+  private Map<InetSocketAddress, Throwable> inAttemptOrder() {
+    Map<InetSocketAddress, Throwable> ordered = new LinkedHashMap<>();
+    for (InetSocketAddress address : addresses) {
+      Throwable why = failures.get(address);
+      if (why != null) {
+        ordered.put(address, why);
+      }
+    }
+    return ordered;
   }
 }
