@@ -116,7 +116,7 @@ class CliExitCodesE2ETest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"--ws -d x", "--sse -I", "--sse --ws", "--proxy=https://127.0.0.1:3128", "--proxy=ftp://p"})
+  @ValueSource(strings = {"--ws -d x", "--sse -I", "--sse --ws", "--proxy=ftp://p", "--proxy=gopher://p:70"})
   void streamAndProxyMisuseIsExit2(String flags) {
     List<String> args = new ArrayList<>(List.of(flags.split(" ")));
     args.add(server.url("/small"));
@@ -124,6 +124,13 @@ class CliExitCodesE2ETest {
     assertEquals(2, r.exit(), r::toString);
     assertOneLine(r, "strand: ");
     assertEquals("", r.stdout());
+  }
+
+  @Test
+  void anHttpsProxyIsAcceptedAndOneThatRefusesIs7() throws IOException {
+    Cli.Result r = Cli.run("--proxy=https://127.0.0.1:" + closedPort(), server.url("/small"));
+    assertEquals(7, r.exit(), r::toString);
+    assertOneLine(r, "strand: cannot connect to proxy 127.0.0.1:");
   }
 
   @Test

@@ -40,7 +40,10 @@ public final class Pins {
     if (pin == null || !pin.startsWith("sha256/")) {
       throw new IllegalArgumentException("a pin must look like sha256/BASE64 (or curl's sha256//BASE64): " + pin);
     }
-    String b64 = pin.substring(pin.startsWith("sha256//") ? 8 : 7);
+    // A hash's base64 may itself start with '/', so "sha256//" alone does not mean curl's form: the
+    // length does, as 32 bytes are always 44 base64 characters.
+    boolean curlForm = pin.startsWith("sha256//") && pin.length() == "sha256//".length() + 44;
+    String b64 = pin.substring(curlForm ? 8 : 7);
     byte[] hash;
     try {
       hash = Base64.getDecoder().decode(b64);

@@ -40,6 +40,13 @@ class PinsTest {
   }
 
   @Test
+  void aHashWhoseBase64StartsWithASlashIsNotTakenForCurlsForm() {
+    String slash = "sha256//" + "A".repeat(42) + "=";
+    assertEquals(slash, Pins.canonical(slash));
+    assertEquals(slash, Pins.canonical("sha256///" + "A".repeat(42) + "="));
+  }
+
+  @Test
   void badPinsAndPatternsAreRefused() {
     assertThrows(IllegalArgumentException.class, () -> Pins.canonical("sha1/" + A.substring(7)));
     assertThrows(IllegalArgumentException.class, () -> Pins.canonical("sha256/AAAA"));
