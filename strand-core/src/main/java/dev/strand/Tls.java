@@ -111,6 +111,7 @@ public final class Tls {
   private final List<String> cipherSuites;
   private final Engine engine;
   private final Duration handshakeTimeout;
+  private final boolean sessionResumption;
   private final Map<String, List<String>> pins;
 
   private Tls(Builder b) {
@@ -126,6 +127,7 @@ public final class Tls {
     this.cipherSuites = b.cipherSuites;
     this.engine = b.engine;
     this.handshakeTimeout = b.handshakeTimeout;
+    this.sessionResumption = b.sessionResumption;
     Map<String, List<String>> p = new LinkedHashMap<>();
     b.pins.forEach((host, set) -> p.put(host, List.copyOf(set)));
     this.pins = Collections.unmodifiableMap(p);
@@ -166,6 +168,7 @@ public final class Tls {
     b.cipherSuites = cipherSuites;
     b.engine = engine;
     b.handshakeTimeout = handshakeTimeout;
+    b.sessionResumption = sessionResumption;
     pins.forEach((host, list) -> b.pins.put(host, new LinkedHashSet<>(list)));
     return b;
   }
@@ -229,6 +232,11 @@ public final class Tls {
     return handshakeTimeout;
   }
 
+  /** Whether a new connection may resume an earlier one's session; see {@link Builder#sessionResumption}. */
+  public boolean sessionResumption() {
+    return sessionResumption;
+  }
+
   /**
    * The public-key pins by host pattern ({@code "**"} for every host), each pin as
    * {@code sha256/BASE64}; empty (the default) for no pinning. See {@link Builder#pin}.
@@ -252,13 +260,15 @@ public final class Tls {
         && cipherSuites.equals(t.cipherSuites)
         && engine == t.engine
         && Objects.equals(handshakeTimeout, t.handshakeTimeout)
+        && sessionResumption == t.sessionResumption
         && pins.equals(t.pins);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(verify, trustSystem, trustPem, System.identityHashCode(sslContext), clientCertificate,
-        clientKey, clientPkcs12, Arrays.hashCode(clientPkcs12Password), protocols, cipherSuites, engine, handshakeTimeout, pins);
+        clientKey, clientPkcs12, Arrays.hashCode(clientPkcs12Password), protocols, cipherSuites, engine, handshakeTimeout,
+        sessionResumption, pins);
   }
 
   /** Never shows the password. */
@@ -289,6 +299,9 @@ public final class Tls {
     if (handshakeTimeout != null) {
       sb.append(", handshakeTimeout=").append(handshakeTimeout);
     }
+    if (!sessionResumption) {
+      sb.append(", sessionResumption=false");
+    }
     if (!pins.isEmpty()) {
       sb.append(", pins=").append(pins);
     }
@@ -309,6 +322,7 @@ public final class Tls {
     private List<String> cipherSuites = List.of();
     private Engine engine = Engine.AUTO;
     private Duration handshakeTimeout;
+    private boolean sessionResumption = true;
     private final Map<String, LinkedHashSet<String>> pins = new LinkedHashMap<>();
 
     private Builder() {}
@@ -440,6 +454,17 @@ public final class Tls {
         throw new IllegalArgumentException("handshakeTimeout must be positive: " + timeout);
       }
       this.handshakeTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Whether a new connection to an origin may resume the TLS session of an earlier one (default
+     * {@code true}): the server then skips its certificate chain, and under TLS 1.2 the handshake
+     * takes one round trip instead of two. {@code false} makes every handshake a full one, as curl's
+     * {@code --no-sessionid}: for servers whose session cache misbehaves, or to measure the cost.
+     */
+    public Builder sessionResumption(boolean resume) {
+      this.sessionResumption = resume;
       return this;
     }
 

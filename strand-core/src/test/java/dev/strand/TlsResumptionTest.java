@@ -62,6 +62,20 @@ class TlsResumptionTest {
 
   @ParameterizedTest
   @MethodSource("engines")
+  void withResumptionOffEveryHandshakeIsFull(Tls.Engine engine) {
+    try (TestServer server = HttpsTest.tlsServer(true)) {
+      Tls tls = SharedTestPki.trustTestCa(engine).toBuilder().sessionResumption(false).build();
+      Handshakes events = new Handshakes();
+      String url = "https://localhost:" + server.port() + "/small";
+      for (int i = 0; i < 3; i++) {
+        assertEquals(200, getOnNewClient(tls, events, url).status());
+      }
+      assertEquals(List.of(false, false, false), events.resumed, "as curl's --no-sessionid");
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("engines")
   void anotherOriginDoesNotResume(Tls.Engine engine) {
     try (TestServer server = HttpsTest.tlsServer(true)) {
       Tls tls = SharedTestPki.trustTestCa(engine);

@@ -249,8 +249,11 @@ public final class BenchMain implements Callable<Integer> {
     List<String> notes = new ArrayList<>();
     if (scenarios.stream().anyMatch(x -> Scenario.of(x).handshake())) {
       notes.add("handshake-jdk / handshake-openssl: strand only, Connection: close and no keep-alive, so every "
-          + "request is a new TCP connection and a full TLS handshake (certificate verified against the test CA): "
-          + "req/s = handshakes/s, CPU µs/req = client CPU µs per handshake (and request).");
+          + "request is a new TCP connection and a TLS handshake, resuming the previous connection's session; "
+          + "full-handshake-jdk / full-handshake-openssl: the same with Tls.sessionResumption(false), so every "
+          + "handshake is a full one (certificate chain sent and verified against the test CA): req/s = "
+          + "handshakes/s, CPU µs/req = client CPU µs per handshake (and request), latency = one connection's "
+          + "set-up and request.");
     }
     if (repeat > 1) {
       notes.add("--repeat " + repeat + ": every client ran " + repeat + " times, each in a fresh JVM, the clients' "
@@ -524,7 +527,7 @@ public final class BenchMain implements Callable<Integer> {
     double seconds = warmupFor(sc);
     progress.update("server warm-up " + seconds + "s (" + sc.name() + ")");
     int inFlight = 50;
-    ClientSpec spec = new ClientSpec(url, inFlight, secs(timeout), expect, sc.wire(), ca, null, false);
+    ClientSpec spec = new ClientSpec(url, inFlight, secs(timeout), expect, sc.wire(), ca, null, false, true);
     try (BenchClient client = Clients.get("strand").factory().apply(spec)) {
       LoadLoop loop = new LoadLoop(client, inFlight, expect, maxRequests);
       loop.start();
@@ -553,6 +556,9 @@ public final class BenchMain implements Callable<Integer> {
     }
     if (sc.engine() != null) {
       args.addAll(List.of("--engine", sc.engine()));
+    }
+    if (!sc.resumption()) {
+      args.addAll(List.of("--no-resumption", "true"));
     }
     Duration budget = secs(warmup + concurrency.size() * (rewarm + batches * duration + timeout + 10) + 60);
     Clients.Entry entry = Clients.get(client);

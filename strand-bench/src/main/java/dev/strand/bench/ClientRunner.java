@@ -61,7 +61,8 @@ public final class ClientRunner {
     for (int c : levels) {
       Cell cell;
       try {
-        cell = runLevel(name, kind, scenario, new ClientSpec(url, c, timeout, expect, wire, ca, engine, engine != null), first ? warmup : rewarm,
+        cell = runLevel(name, kind, scenario, new ClientSpec(url, c, timeout, expect, wire, ca, engine, engine != null,
+            !o.containsKey("no-resumption")), first ? warmup : rewarm,
             duration, batches, maxRequests, statsBase);
       } catch (Throwable t) {
         cell = Cell.failed(name, kind, scenario, c, LoadLoop.describe(t));

@@ -14,7 +14,8 @@ class ScenarioTest {
 
   @Test
   void namesMapToWiresAndPathsGetASlash() {
-    assertEquals(List.of("/small", "https", "h2", "h2c", "handshake-jdk", "handshake-openssl", "/delay/50"),
+    assertEquals(List.of("/small", "https", "h2", "h2c", "handshake-jdk", "full-handshake-jdk", "handshake-openssl",
+            "full-handshake-openssl", "/delay/50"),
         Scenario.normalize(List.of("small", "https", "h2", "h2c", "handshake", "/delay/50")));
     assertEquals(Wire.H2_TLS, Scenario.of("h2").wire());
     assertEquals("/small", Scenario.of("h2").path());
@@ -22,6 +23,9 @@ class ScenarioTest {
     assertEquals(Wire.H2C, Scenario.of("h2c").wire());
     assertEquals("openssl", Scenario.of("handshake-openssl").engine());
     assertTrue(Scenario.of("handshake-jdk").handshake());
+    assertTrue(Scenario.of("handshake-jdk").resumption());
+    assertFalse(Scenario.of("full-handshake-openssl").resumption());
+    assertEquals("openssl", Scenario.of("full-handshake-openssl").engine());
     assertFalse(Scenario.of("/small").needsTlsServers());
   }
 

@@ -163,6 +163,7 @@ final class ArgParser {
       case "--proxy-insecure" -> o.proxyInsecure = true;
       case "--compressed" -> o.compressed = true;
       case "--no-compressed" -> o.compressed = false;
+      case "--no-sessionid" -> o.noSessionId = true;
       case "-f", "--fail" -> o.fail = true;
       case "--sse" -> o.sse = true;
       case "--ws" -> o.ws = true;

@@ -126,6 +126,7 @@ final class Help {
                                  --tls13-ciphers for TLS 1.3's
             --pinnedpubkey PINS  sha256//BASE64[;sha256//...]: a certificate of the server's chain
                                  must have one of these public keys
+            --no-sessionid       never resume a TLS session: every handshake is a full one
 
       Streams:
             --sse                print each server-sent event as it arrives (event:/id:/data: lines,

@@ -149,6 +149,8 @@ final class Options implements Cloneable {
   String tls13Ciphers;
   /** --pinnedpubkey sha256//BASE64[;sha256//BASE64...]: public-key pins for every host. */
   String pinnedPubkey;
+  /** --no-sessionid: every TLS handshake a full one. */
+  boolean noSessionId;
   /** --cert-type P12 and -E FILE:PASSWORD. */
   String certType;
   /** --hsts FILE: the HSTS cache, read and written back. */

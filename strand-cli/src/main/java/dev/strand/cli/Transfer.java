@@ -416,6 +416,9 @@ final class Transfer {
     NettyTransport transport;
     try {
       Tls tls = pinned(tls());
+      if (o.noSessionId) {
+        tls = tls.toBuilder().sessionResumption(false).build();
+      }
       NettyTransport.Builder tb = NettyTransport.builder().ioThreads(1).preferNative(false).limits(Limits.ofConnections(4))
           .tls(tls).version(version());
       if (o.unixSocket != null) {

@@ -30,13 +30,14 @@ class ArgParserTest {
   @Test
   void longOptionsWithEqualsAndRepeatables() throws Exception {
     Options o = ArgParser.parse(new String[] {"--timeout=2.5", "-H", "A: 1", "--header", "B: 2", "--url-query", "q=x y",
-        "--param=n=1", "--max-redirs", "3", "--retry", "2", "--no-compressed", "u"});
+        "--param=n=1", "--max-redirs", "3", "--retry", "2", "--no-compressed", "--no-sessionid", "u"});
     assertEquals(2.5, o.timeoutSeconds);
     assertEquals(List.of("A: 1", "B: 2"), o.headers);
     assertEquals(List.of("q=x y", "n=1"), o.params);
     assertEquals(3, o.maxRedirects);
     assertEquals(2, o.retry);
     assertFalse(o.compressed);
+    assertTrue(o.noSessionId);
   }
 
   @Test

@@ -87,6 +87,7 @@ final class StrandClients {
       if (spec.tlsEngine() != null) {
         tls.engine(spec.tlsEngine().equals("openssl") ? Tls.Engine.OPENSSL : Tls.Engine.JDK);
       }
+      tls.sessionResumption(spec.tlsResumption());
       b.tls(tls.build());
     }
     if (spec.newConnectionEach()) {

@@ -30,7 +30,9 @@ public record TlsContext(SslContext sslContext, String engine, Tls tls, List<Str
    * @param host the origin's host as in the URL; IPv6 literals may keep their brackets
    */
   public SslHandler newHandler(ByteBufAllocator alloc, String host, int port, Duration connectTimeout) {
-    SslHandler handler = TlsContexts.newHandler(sslContext, alloc, host, port, tls.verify());
+    // The JDK engine caches a session only under a known port (OpenSSL's cache is off in the context).
+    int sessionPort = tls.sessionResumption() ? port : -1;
+    SslHandler handler = TlsContexts.newHandler(sslContext, alloc, host, sessionPort, tls.verify());
     Duration timeout = tls.handshakeTimeout() != null ? tls.handshakeTimeout() : connectTimeout;
     handler.setHandshakeTimeoutMillis(timeout == null ? 0 : Math.max(1, timeout.toMillis()));
     return handler;

@@ -9,6 +9,7 @@ import io.netty.handler.ssl.IdentityCipherSuiteFilter;
 import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.OpenSslSessionContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
@@ -126,7 +127,11 @@ public final class TlsContexts {
     try {
       b.trustManager(trustManager(tls));
       keyMaterial(tls, b);
-      return new TlsContext(b.build(), engine, tls, alpn);
+      SslContext ctx = b.build();
+      if (!tls.sessionResumption() && ctx.sessionContext() instanceof OpenSslSessionContext sessions) {
+        sessions.setSessionCacheEnabled(false);
+      }
+      return new TlsContext(ctx, engine, tls, alpn);
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalArgumentException("cannot set up TLS " + tls + ": " + e.getMessage(), e);
     }
