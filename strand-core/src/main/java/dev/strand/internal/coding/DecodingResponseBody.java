@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A response body decoded from its Content-Encoding. {@link #readAll} decodes the aggregated bytes
@@ -21,6 +22,9 @@ final class DecodingResponseBody implements ResponseBody {
   private final ResponseBody raw;
   private final String[] codings;
   private final Request request;
+  // Held while a read blocks on the raw body: a j.u.c. lock, as a monitor would pin a virtual thread's
+  // carrier on JDK 21-23.
+  private final ReentrantLock reading = new ReentrantLock();
   private Decoder decoder;
   private boolean ended;
 
@@ -97,7 +101,16 @@ final class DecodingResponseBody implements ResponseBody {
   }
 
   @Override
-  public synchronized byte[] readChunk() {
+  public byte[] readChunk() {
+    reading.lock();
+    try {
+      return decodeChunk();
+    } finally {
+      reading.unlock();
+    }
+  }
+
+  private byte[] decodeChunk() {
     if (ended) {
       return null;
     }
@@ -137,11 +150,14 @@ final class DecodingResponseBody implements ResponseBody {
   @Override
   public void close() {
     raw.close(); // first: unblocks a reader holding the lock
-    synchronized (this) {
+    reading.lock();
+    try {
       ended = true;
       if (decoder != null) {
         decoder.close();
       }
+    } finally {
+      reading.unlock();
     }
   }
 

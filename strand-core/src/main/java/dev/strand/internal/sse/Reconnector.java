@@ -11,6 +11,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
@@ -23,7 +25,9 @@ public final class Reconnector {
   private final Request request;
   private final EventStream.Reconnect settings;
   private final Function<Request, CompletableFuture<StreamingResponse>> open;
-  private final Object lock = new Object();
+  // A j.u.c. lock, not a monitor: a virtual thread waiting here on JDK 21-23 would pin its carrier.
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition stoppedOrDue = lock.newCondition();
   private boolean stopped;
   private CompletableFuture<StreamingResponse> opening;
 
@@ -57,11 +61,14 @@ public final class Reconnector {
         return null;
       }
       CompletableFuture<StreamingResponse> f;
-      synchronized (lock) {
+      lock.lock();
+      try {
         if (stopped) {
           return null;
         }
         f = opening = open.apply(again);
+      } finally {
+        lock.unlock();
       }
       try {
         return f.get();
@@ -85,8 +92,11 @@ public final class Reconnector {
         last = te;
         wait = doubled(wait);
       } finally {
-        synchronized (lock) {
+        lock.lock();
+        try {
           opening = null;
+        } finally {
+          lock.unlock();
         }
       }
     }
@@ -95,10 +105,13 @@ public final class Reconnector {
   /** Ends a wait or an attempt in progress; later calls of {@link #reopen} return {@code null}. */
   public void stop() {
     CompletableFuture<StreamingResponse> f;
-    synchronized (lock) {
+    lock.lock();
+    try {
       stopped = true;
       f = opening;
-      lock.notifyAll();
+      stoppedOrDue.signalAll();
+    } finally {
+      lock.unlock();
     }
     if (f != null) {
       f.cancel(true);
@@ -112,21 +125,21 @@ public final class Reconnector {
 
   /** Waits, unless stopped; false if stopped. */
   private boolean sleep(Duration wait) {
-    long deadline = System.nanoTime() + wait.toNanos();
-    synchronized (lock) {
+    long left = wait.toNanos();
+    lock.lock();
+    try {
       while (!stopped) {
-        long left = deadline - System.nanoTime();
         if (left <= 0) {
           return true;
         }
-        try {
-          lock.wait(Math.max(1, left / 1_000_000));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return false;
-        }
+        left = stoppedOrDue.awaitNanos(left);
       }
       return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      lock.unlock();
     }
   }
 }
