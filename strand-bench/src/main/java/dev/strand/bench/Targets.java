@@ -191,7 +191,7 @@ public final class Targets {
   private record Http3Scenarios(String h3, String h2, String label) {}
 
   /**
-   * Issue 16's two bars: ahead of the one Java peer with HTTP/3, and not far behind strand's own HTTP/2; on the
+   * HTTP/3's two bars: ahead of the one Java peer with HTTP/3, and not far behind strand's own HTTP/2; on the
    * testkit's servers ({@code h3} beside {@code h2}) and on Caddy ({@code caddy-h3} beside {@code caddy-h2}),
    * whichever the run has.
    */

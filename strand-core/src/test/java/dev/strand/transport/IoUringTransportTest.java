@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code -Dstrand.io=io_uring} (issue 12): io_uring where the kernel has it, epoll where it does not, and requests
+ * {@code -Dstrand.io=io_uring}: io_uring where the kernel has it, epoll where it does not, and requests
  * round-trip on whichever runs. The io_uring jars are on this module's test path, so only the kernel decides here.
  */
 @ExtendWith(NettyLeakDetectorExtension.class)

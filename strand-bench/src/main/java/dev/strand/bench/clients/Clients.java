@@ -28,7 +28,7 @@ public final class Clients {
     add("strand-pipeline", StrandClients.PIPELINE_SETUP, StrandClients::pipeline);
     add("strand-listener", StrandClients.LISTENER_SETUP, StrandClients::listener);
     add("strand-observed", ObservedStrand.SETUP, ObservedStrand::create);
-    // Issue 12: plain strand on io_uring. Its jars are in lib-iouring/, not lib/: on every JVM's class path they
+    // Plain strand on io_uring. Its jars are in lib-iouring/, not lib/: on every JVM's class path they
     // would move Reactor Netty (which takes io_uring whenever it finds it) off epoll too.
     ALL.put("strand-iouring", new Entry("strand-iouring", StrandClients.IO_URING_SETUP, StrandClients::ioUring,
         List.of("-D" + StrandClients.IO_PROPERTY + "=io_uring"), "lib-iouring"));

@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ClientsTest {
-  /** Issue 12: the io_uring variant asks its own JVM for io_uring and brings the jars only that JVM sees. */
+  /** The io_uring variant asks its own JVM for io_uring and brings the jars only that JVM sees. */
   @Test
   void theIoUringVariantHasItsOwnJvmArgsAndJars() {
     Clients.Entry e = Clients.get("strand-iouring");
