@@ -69,7 +69,9 @@ public final class Report {
           }
         }
       }
-      if (!pts.isEmpty() || r.scenario(scenario).stream().anyMatch(c -> c.client().equals(client))) {
+      // A client that does not speak the scenario's protocol has no line: the table says why.
+      List<Cell> cells = r.scenario(scenario).stream().filter(c -> c.client().equals(client)).toList();
+      if (!cells.isEmpty() && !cells.stream().allMatch(Cell::notApplicable)) {
         out.put(client + (reference ? " (ref)" : ""), new Svg.Series(pts, reference));
       }
     }
@@ -283,7 +285,10 @@ public final class Report {
     s.append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Strand bench ")
         .append(Svg.esc(r.meta().started())).append("</title>\n<style>body{font-family:sans-serif;max-width:1100px;"
             + "margin:2em auto;padding:0 1em} img{max-width:100%;border:1px solid #ddd;margin:.5em 0} "
-            + "pre{white-space:pre-wrap;background:#f7f7f7;padding:1em;font-size:13px}</style></head><body>\n");
+            + "table{border-collapse:collapse;margin:.5em 0 1em;font-size:13px} th,td{border:1px solid #ddd;"
+            + "padding:3px 7px} th{background:#f3f3f3} td.num,th.num{text-align:right} "
+            + "blockquote{margin:.5em 0;padding:.2em 1em;border-left:3px solid #ccc;color:#444;font-size:13px} "
+            + "code{background:#f3f3f3;padding:0 2px}</style></head><body>\n");
     s.append("<h1>Strand bench</h1>\n<p>Preset <b>").append(Svg.esc(r.meta().preset())).append("</b>, ")
         .append(Svg.esc(r.meta().machine())).append(". Client and server share this machine. Data: "
             + "<a href=\"results.json\">results.json</a>, <a href=\"results.csv\">results.csv</a>, "
@@ -291,7 +296,7 @@ public final class Report {
     for (String chart : charts) {
       s.append("<p><img src=\"").append(chart).append("\" alt=\"").append(chart).append("\"></p>\n");
     }
-    s.append("<h2>Report</h2>\n<pre>").append(Svg.esc(markdown)).append("</pre>\n</body></html>\n");
+    s.append("<h2>Report</h2>\n").append(MarkdownHtml.render(markdown)).append("</body></html>\n");
     return s.toString();
   }
 

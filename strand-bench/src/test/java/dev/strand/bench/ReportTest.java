@@ -68,10 +68,36 @@ class ReportTest {
     }
     String html = Files.readString(dir.resolve("index.html"));
     assertTrue(html.contains("src=\"rps-small.svg\"") && html.contains("src=\"cpu-small.svg\""));
+    assertTrue(html.contains("<th class=\"num\">c</th>") && html.contains("<td>okhttp</td>"), "tables as HTML");
+    assertTrue(!html.contains("<pre>") && !html.contains("| okhttp |"), "no markdown source on the page");
+    assertTrue(html.contains("<blockquote>\n<p>a note</p>"), html);
 
     assertTrue(md.contains("| okhttp | 10 | — |") && md.contains("**failed**: java.io.IOException: boom"), md);
     assertTrue(md.contains("Client and server share this machine"));
     assertTrue(md.contains("still waiting after 8 s"));
+  }
+
+  @Test
+  void aClientThatDoesNotSpeakTheProtocolHasNoLineButAFailedOneSaysSo(@TempDir Path dir) throws Exception {
+    List<Cell> cells = List.of(
+        ok("strand", "java", "h2c", 10, 20_000, 40, 1),
+        Cell.notApplicable("jdk", "java", "h2c", 10, "no prior-knowledge h2c"),
+        Cell.failed("okhttp", "java", "h2c", 10, "java.io.IOException: boom"));
+    Results r = new Results(meta("quick", List.of("h2c"), List.of(10), List.of("strand", "jdk", "okhttp"),
+        List.of()), cells, List.of(), List.of(), Map.of());
+    Report.write(r, dir);
+    String svg = Files.readString(dir.resolve("rps-h2c.svg"));
+    assertTrue(svg.contains(">strand<") && svg.contains(">okhttp (failed)<"), svg);
+    assertTrue(!svg.contains("jdk"), svg);
+    assertTrue(Files.readString(dir.resolve("report.md")).contains("no prior-knowledge h2c"));
+  }
+
+  @Test
+  void markdownBecomesHtml() {
+    assertEquals("<h2>A <code>b</code></h2>\n<p>one <b>two</b> <a href=\"x.md\">three</a> &lt;4&gt;</p>\n"
+        + "<ul>\n<li>five</li>\n</ul>\n<table>\n<thead><tr><th>k</th><th class=\"num\">n</th></tr></thead>\n"
+        + "<tbody>\n<tr><td>a</td><td class=\"num\">1</td></tr>\n</tbody>\n</table>\n",
+        MarkdownHtml.render("## A `b`\n\none **two**\n[three](x.md) <4>\n- five\n\n| k | n |\n|---|---:|\n| a | 1 |\n"));
   }
 
   @Test
