@@ -245,7 +245,7 @@ def api_index(site: Path) -> None:
     modules = sorted(d.name for d in api.iterdir() if d.is_dir() and (d / "index.html").is_file()) \
         if api.is_dir() else []
     if not modules:
-        problems.append("api/: no javadoc (bin/lib/site.sh copies each library module's target/apidocs here)")
+        problems.append("api/: no javadoc (bin/lib/site.sh copies each library module's target/reports/apidocs here)")
     rows = "\n".join(f'<li><a href="{m}/index.html"><code>{m}</code></a></li>' for m in modules)
     body = (f"<h1>API (javadoc)</h1>\n<p>One javadoc per published module. The public API is the exported "
             f"packages less <code>*.internal</code>; see <a href=\"../releasing.html\">Releasing</a> for the "

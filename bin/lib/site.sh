@@ -3,7 +3,7 @@
 # rendered by bin/lib/site.py with python3-markdown), with each published module's javadoc in
 # target/site/api/<module>/. Fails on a missing code sample or a broken link. The samples themselves are
 # compiled and run by the strand-guide module's tests (mvn verify, bin/test).
-# STRAND_NO_BUILD=1 takes the javadoc that the last build left in each module's target/apidocs (bin/test's
+# STRAND_NO_BUILD=1 takes the javadoc that the last build left in each module's target/reports/apidocs (bin/test's
 # mvn verify makes it) instead of running Maven.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
@@ -30,10 +30,10 @@ rm -rf target/site
 mkdir -p target/site/api
 for m in ${modules//,/ }; do
   [ -f "$m/pom.xml" ] && grep -q '<packaging>pom</packaging>' "$m/pom.xml" && continue # the BOM
-  if [ ! -f "$m/target/apidocs/index.html" ]; then
-    echo "strand: $m/target/apidocs is missing (run without STRAND_NO_BUILD=1)" >&2
+  if [ ! -f "$m/target/reports/apidocs/index.html" ]; then
+    echo "strand: $m/target/reports/apidocs is missing (run without STRAND_NO_BUILD=1)" >&2
     exit 1
   fi
-  cp -r "$m/target/apidocs" "target/site/api/$m"
+  cp -r "$m/target/reports/apidocs" "target/site/api/$m"
 done
 exec "$py" bin/lib/site.py "$root"
