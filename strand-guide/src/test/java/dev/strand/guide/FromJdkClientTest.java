@@ -42,6 +42,9 @@ class FromJdkClientTest {
       System.out.println(async.join());
     }
     // endregion
-    assertEquals(1, 1);
+    try (HttpClient client = HttpClient.newHttpClient()) {
+      assertEquals(200, client.send(HttpRequest.newBuilder(URI.create(base + "/small")).build(),
+          BodyHandlers.discarding()).statusCode());
+    }
   }
 }

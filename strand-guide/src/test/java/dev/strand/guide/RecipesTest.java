@@ -196,7 +196,7 @@ class RecipesTest {
     // region timeouts
     Timeout timeout = new Timeout(
         Duration.ofSeconds(2),    // connect (TCP and TLS)
-        Duration.ofSeconds(30),   // read: each silence while waiting for bytes
+        Duration.ofSeconds(1),    // read: each silence while waiting for bytes
         Duration.ofSeconds(10),   // write
         Duration.ofSeconds(1));   // pool: waiting for a free connection
     try (Client client = Client.builder().timeout(timeout).build()) {
@@ -205,6 +205,9 @@ class RecipesTest {
       System.err.println(e.getMessage());
     }
     // endregion
+    try (Client client = Client.builder().timeout(timeout).build()) {
+      assertThrows(ReadTimeoutException.class, () -> client.get(base + "/never"));
+    }
   }
 
   @Test
