@@ -61,7 +61,7 @@ nav ul { list-style: none; padding: 0; margin: 0; }
 nav li a { display: block; padding: 0.15rem 0.5rem; border-radius: 4px; color: var(--fg); text-decoration: none; }
 nav li a:hover { background: var(--bg-code); }
 nav li a.current { background: #e6f0fb; color: var(--accent); font-weight: 600; }
-main { padding: 1.5rem 2.5rem 4rem; max-width: 56rem; }
+main { padding: 1.5rem 2.5rem 4rem; max-width: 60rem; }
 main h1 { font-size: 2rem; margin-top: 0.5rem; }
 main h2 { border-bottom: 1px solid var(--line); padding-bottom: 0.3rem; margin-top: 2.2rem; }
 a { color: var(--accent); }

@@ -35,13 +35,13 @@ class GettingStartedTest {
     String base = server.get().baseUri().toString();
     // region configured-client
     try (Client client = Client.builder()
-        .baseUrl(base)                                            // relative URLs resolve against it
-        .timeout(Timeout.DEFAULT.withRead(Duration.ofSeconds(30))) // 5 s connect, write, pool; 30 s read
+        .baseUrl(base)                                    // relative URLs resolve against it
+        .timeout(Timeout.DEFAULT.withRead(Duration.ofSeconds(30)))
         .limits(Limits.ofConnections(200))
-        .header("Accept", "application/json")                     // sent on every request
+        .header("Accept", "application/json")             // sent on every request
         .build()) {
-      Response blocking = client.get("/small");                    // blocks: cheap on a virtual thread
-      CompletableFuture<Response> async = client.async().get("/small"); // the same call, as a future
+      Response blocking = client.get("/small");            // blocks: cheap on a virtual thread
+      CompletableFuture<Response> async = client.async().get("/small");   // the same call
       System.out.println(blocking.status() + " and " + async.get().status());
     }
     // endregion
