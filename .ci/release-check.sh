@@ -59,7 +59,7 @@ step "a clean copy at $version, throwaway signing key ${key:(-16)}"
 # Not installed: the throwaway release stays out of ~/.m2.
 run_logged "$work/deploy.log" mvn -B -ntp -q -f "$work/a/pom.xml" deploy -Dmaven.test.skip=true -Dmaven.install.skip=true -Prelease \
   -Dgpg.keyname="$key" -Dstrand.api.baseline="$work/api-baseline" \
-  -DaltDeploymentRepository="local::file://$work/repo" -pl '!strand-bench,!strand-cli'
+  -DaltDeploymentRepository="local::file://$work/repo" -pl '!strand-bench,!strand-cli,!strand-guide'
 step "deployed $version to a file repository: signed, javadoc and sources, public API compatible with the baseline"
 
 # The second build for the reproducibility check runs beside the next two steps, which mostly wait on I/O.

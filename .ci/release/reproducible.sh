@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 work=$(mktemp -d /tmp/strand-reproducible.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 build() { # build DIR
-  mvn -B -ntp -q -f "$1/pom.xml" package -Dmaven.test.skip=true -pl '!strand-bench,!strand-cli' >"$1.log" 2>&1 \
+  mvn -B -ntp -q -f "$1/pom.xml" package -Dmaven.test.skip=true -pl '!strand-bench,!strand-cli,!strand-guide' >"$1.log" 2>&1 \
     || { cat "$1.log" >&2; return 1; }
 }
 first=${1:-}
