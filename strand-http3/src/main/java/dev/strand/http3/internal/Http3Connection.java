@@ -29,6 +29,7 @@ import io.netty.handler.codec.http3.Http3;
 import io.netty.handler.codec.http3.Http3ClientConnectionHandler;
 import io.netty.handler.codec.http3.Http3GoAwayFrame;
 import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicClosedChannelException;
 import io.netty.handler.codec.quic.QuicConnectionCloseEvent;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.handler.codec.quic.QuicSslEngine;
@@ -188,6 +189,9 @@ final class Http3Connection extends NettyConnection {
     TlsException own = ssl == null ? null : TlsErrors.ownRejection(ssl, host, quic.port(), engine.tlsSettings(), request);
     if (own != null) {
       return own;
+    }
+    if (connectionError == null && cause instanceof QuicClosedChannelException closedBy && closedBy.event() != null) {
+      connectionError = closed(closedBy.event()); // the close event may come only with the failed connect
     }
     if (connectionError instanceof TlsException t) {
       return t;
@@ -391,15 +395,29 @@ final class Http3Connection extends NettyConnection {
 
   /** The server's CONNECTION_CLOSE, in words. */
   private HttpException closed(QuicConnectionCloseEvent close) {
-    String reason = close.reason() == null || close.reason().length == 0 ? ""
-        : ": " + new String(close.reason(), StandardCharsets.UTF_8);
+    String reason = reason(close);
     String where = quic.socketHost() + ":" + quic.port();
     if (close.isTlsError()) {
-      return new TlsException(TlsException.Reason.OTHER, "TLS handshake with " + where + " failed: the server sent "
-          + "TLS alert " + QuicConnectionCloseEvent.extractTlsError(close.error()) + reason, null);
+      return QuicTlsAlerts.refusal(QuicConnectionCloseEvent.extractTlsError(close.error()), reason, quic.socketHost(),
+          quic.port(), engine.tlsSettings());
     }
     String code = close.isApplicationClose() ? Http3Errors.name(close.error())
         : "QUIC transport error 0x" + Integer.toHexString(close.error());
     return new ProtocolException("QUIC connection closed by the server " + where + ": " + code + reason, null);
+  }
+
+  /**
+   * The close's reason phrase as {@code ": phrase"}, or empty. {@link QuicConnectionCloseEvent#reason()} throws
+   * a NullPointerException for a close without one (Netty 4.2.18 clones a null array), and a refused handshake
+   * usually has none: read through {@code toString()}'s rendering is worse, so the call is guarded.
+   */
+  private static String reason(QuicConnectionCloseEvent close) {
+    byte[] bytes;
+    try {
+      bytes = close.reason();
+    } catch (NullPointerException none) {
+      return "";
+    }
+    return bytes == null || bytes.length == 0 ? "" : ": " + new String(bytes, StandardCharsets.UTF_8);
   }
 }
