@@ -3,7 +3,6 @@ package dev.strand.http3.internal;
 import dev.strand.ConnectException;
 import dev.strand.ConnectTimeoutException;
 import dev.strand.HttpException;
-import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.TlsException;
 import dev.strand.TransportException;
@@ -40,7 +39,6 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -200,6 +198,8 @@ final class Http3Connection extends NettyConnection {
       return TlsErrors.translate(cause, host, quic.port(), engine.tlsSettings(), request);
     }
     String why = connectionError != null ? connectionError.getMessage()
+        : cause instanceof QuicClosedChannelException ? "the connection closed before the handshake completed, "
+            + "with no word from the server (its close, if it sent one, never arrived)"
         : cause.getMessage() != null ? cause.getMessage() : cause.toString();
     return new ConnectException("cannot connect to " + host + ":" + quic.port() + " over QUIC: " + why
         + QuicConnector.suffix(request), request, cause);
@@ -395,29 +395,6 @@ final class Http3Connection extends NettyConnection {
 
   /** The server's CONNECTION_CLOSE, in words. */
   private HttpException closed(QuicConnectionCloseEvent close) {
-    String reason = reason(close);
-    String where = quic.socketHost() + ":" + quic.port();
-    if (close.isTlsError()) {
-      return QuicTlsAlerts.refusal(QuicConnectionCloseEvent.extractTlsError(close.error()), reason, quic.socketHost(),
-          quic.port(), engine.tlsSettings());
-    }
-    String code = close.isApplicationClose() ? Http3Errors.name(close.error())
-        : "QUIC transport error 0x" + Integer.toHexString(close.error());
-    return new ProtocolException("QUIC connection closed by the server " + where + ": " + code + reason, null);
-  }
-
-  /**
-   * The close's reason phrase as {@code ": phrase"}, or empty. {@link QuicConnectionCloseEvent#reason()} throws
-   * a NullPointerException for a close without one (Netty 4.2.18 clones a null array), and a refused handshake
-   * usually has none: read through {@code toString()}'s rendering is worse, so the call is guarded.
-   */
-  private static String reason(QuicConnectionCloseEvent close) {
-    byte[] bytes;
-    try {
-      bytes = close.reason();
-    } catch (NullPointerException none) {
-      return "";
-    }
-    return bytes == null || bytes.length == 0 ? "" : ": " + new String(bytes, StandardCharsets.UTF_8);
+    return QuicCloses.describe(close, quic.socketHost(), quic.port(), engine.tlsSettings());
   }
 }
