@@ -55,7 +55,7 @@ class Http3RefusedHandshakeTest {
       QuicSslContext ssl = QuicSslContextBuilder.forServer(pki.server().key().toFile(), null,
           pki.server().cert().toFile()).applicationProtocols(Http3.supportedApplicationProtocols()).build();
       ChannelHandler codec = Http3.newQuicServerCodecBuilder().sslContext(ssl)
-          .maxIdleTimeout(5, TimeUnit.SECONDS).initialMaxData(1 << 20).initialMaxStreamsBidirectional(10)
+          .maxIdleTimeout(1, TimeUnit.SECONDS).initialMaxData(1 << 20).initialMaxStreamsBidirectional(10)
           .tokenHandler(InsecureQuicTokenHandler.INSTANCE).handler(new ChannelInboundHandlerAdapter() {
             @Override
             public void channelActive(ChannelHandlerContext ctx) {

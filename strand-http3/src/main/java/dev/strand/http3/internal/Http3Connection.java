@@ -5,6 +5,7 @@ import dev.strand.ConnectTimeoutException;
 import dev.strand.HttpException;
 import dev.strand.Request;
 import dev.strand.TlsException;
+import dev.strand.Timeout;
 import dev.strand.TransportException;
 import dev.strand.Version;
 import dev.strand.internal.exchange.DeadlineTimer;
@@ -270,6 +271,15 @@ final class Http3Connection extends NettyConnection {
       openStream(h);
     } else {
       waitingForCredit.addLast(h);
+      // A server that never grants credit (initial_max_streams_bidi 0, or no MAX_STREAMS) would hold it forever.
+      Duration limit = x.request().timeout() != null ? x.request().timeout().pool() : Timeout.DEFAULT.pool();
+      if (limit != null) {
+        eventLoop().schedule(() -> {
+          if (waitingForCredit.remove(h)) {
+            h.noCredit(quic.socketHost() + ":" + quic.port(), limit);
+          }
+        }, limit.toNanos(), TimeUnit.NANOSECONDS);
+      }
     }
   }
 
