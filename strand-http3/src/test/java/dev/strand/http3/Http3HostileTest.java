@@ -32,6 +32,7 @@ import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.handler.codec.quic.QuicSslContextBuilder;
 import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.netty.handler.codec.quic.QuicStreamType;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
@@ -55,12 +56,17 @@ class Http3HostileTest {
   private static final Duration DEADLINE = Duration.ofSeconds(5);
   private static final Timeout TIMEOUT = Timeout.of(Duration.ofSeconds(1));
 
-  /** A QUIC server speaking "h3" that answers every request stream with {@code answer}. */
+  private static final AttributeKey<QuicStreamChannel> CONTROL = AttributeKey.valueOf("h3-control");
+
+  /**
+   * A QUIC server speaking "h3" that answers every request stream with {@code answer}, after writing
+   * {@code control} (more frames, such as GOAWAY) on its control stream.
+   */
   private static final class RawH3Server implements AutoCloseable {
     final MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     final Channel channel;
 
-    RawH3Server(byte[] answer, long maxStreams) throws Exception {
+    RawH3Server(byte[] answer, long maxStreams, byte[] control) throws Exception {
       TestPki pki = TestPki.shared();
       QuicSslContext ssl = QuicSslContextBuilder.forServer(pki.server().key().toFile(), null,
           pki.server().cert().toFile()).applicationProtocols(Http3.supportedApplicationProtocols()).build();
@@ -75,6 +81,7 @@ class Http3HostileTest {
               ((QuicChannel) ctx.channel()).createStream(QuicStreamType.UNIDIRECTIONAL, new ChannelInboundHandlerAdapter())
                   .addListener(f -> {
                     if (f.isSuccess()) {
+                      ctx.channel().attr(CONTROL).set((QuicStreamChannel) f.getNow());
                       ((QuicStreamChannel) f.getNow()).writeAndFlush(Unpooled.wrappedBuffer(new byte[] {0x00, 0x04, 0x00}));
                     }
                   });
@@ -92,6 +99,10 @@ class Http3HostileTest {
             public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
               QuicStreamChannel stream = (QuicStreamChannel) ctx.channel();
               if (evt instanceof ChannelInputShutdownEvent && stream.type() == QuicStreamType.BIDIRECTIONAL) {
+                QuicStreamChannel controlStream = stream.parent().attr(CONTROL).get();
+                if (control.length > 0 && controlStream != null) {
+                  controlStream.writeAndFlush(Unpooled.wrappedBuffer(control));
+                }
                 stream.writeAndFlush(Unpooled.wrappedBuffer(answer)).addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
               }
               ReferenceCountUtil.release(evt);
@@ -164,23 +175,41 @@ class Http3HostileTest {
   @ParameterizedTest(name = "answer: {0}")
   @MethodSource("answers")
   void answer(String name, byte[] answer, Class<? extends HttpException> type, String fragment) throws Exception {
-    check(answer, 100, type, fragment);
+    check(answer, 100, new byte[0], type, fragment);
   }
 
   /** No stream may be opened: the request waits for credit that never comes, until its pool timeout. */
   @ParameterizedTest(name = "stream limit {0}")
   @MethodSource("limits")
   void streamLimit(long maxStreams, Class<? extends HttpException> type, String fragment) throws Exception {
-    check(concat(status200(), data("hi")), maxStreams, type, fragment);
+    check(concat(status200(), data("hi")), maxStreams, new byte[0], type, fragment);
+  }
+
+  /**
+   * GOAWAY while the request is in flight: with a stream id past it (RFC 9114 5.2), the request was taken and
+   * its answer is the response; with the request's own id, it was not processed and the server gives no answer.
+   */
+  @ParameterizedTest(name = "GOAWAY {0}")
+  @MethodSource("goAways")
+  void goAwayInFlight(String name, int lastStream, byte[] answer, Class<? extends HttpException> type, String fragment)
+      throws Exception {
+    check(answer, 100, frame(0x07, new byte[] {(byte) lastStream}), type, fragment);
+  }
+
+  static Stream<Arguments> goAways() {
+    return Stream.of(
+        Arguments.of("past the request, then the answer", 4, concat(status200(), data("hi")), null, null),
+        Arguments.of("at the request, no answer", 0, new byte[0], ProtocolException.class, "without a response"));
   }
 
   static Stream<Arguments> limits() {
     return Stream.of(Arguments.of(0L, PoolTimeoutException.class, "allows no new request stream"));
   }
 
-  private static void check(byte[] answer, long maxStreams, Class<? extends HttpException> type, String fragment)
+  private static void check(byte[] answer, long maxStreams, byte[] control, Class<? extends HttpException> type,
+      String fragment)
       throws Exception {
-    try (RawH3Server server = new RawH3Server(answer, maxStreams);
+    try (RawH3Server server = new RawH3Server(answer, maxStreams, control);
         Client client = Client.builder().tls(Http3Fixture.trustingTestCa()).version(Version.HTTP_3).timeout(TIMEOUT)
             .build()) {
       Object result = assertTimeoutPreemptively(DEADLINE, () -> {
