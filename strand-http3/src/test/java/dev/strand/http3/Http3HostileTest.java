@@ -160,6 +160,10 @@ class Http3HostileTest {
     return Stream.of(
         Arguments.of("well-formed, as a baseline", concat(status200(), data("hi")), null, null),
         Arguments.of("DATA before HEADERS", data("hi"), ProtocolException.class, "H3_FRAME_UNEXPECTED"),
+        Arguments.of("a DATA frame cut short by the FIN", concat(status200(), new byte[] {0x00, 0x10, 'h', 'i'}),
+            ProtocolException.class, "H3_FRAME_ERROR: the stream ended inside a frame, 14 bytes of its payload missing"),
+        Arguments.of("a FIN inside a frame's length", concat(status200(), data("hi"), new byte[] {0x00, 0x40}),
+            ProtocolException.class, "H3_FRAME_ERROR"),
         Arguments.of("SETTINGS on a request stream", concat(frame(0x04, new byte[0]), status200(), data("hi")),
             ProtocolException.class, "H3_FRAME_UNEXPECTED"),
         Arguments.of("an HTTP/2 frame type (PRIORITY, reserved)", concat(frame(0x02, new byte[] {0}), status200(),

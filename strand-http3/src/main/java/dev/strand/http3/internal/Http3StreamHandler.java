@@ -60,6 +60,7 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
     if (!opened(ch)) {
       return;
     }
+    ch.pipeline().addFirst("strand-h3-frame-boundaries", new FrameBoundaries());
     Request request = driver.request();
     boolean empty = driver.hasNoBody();
     DefaultHttp3HeadersFrame head = new DefaultHttp3HeadersFrame();
