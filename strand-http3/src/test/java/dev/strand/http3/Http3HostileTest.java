@@ -1,11 +1,13 @@
 package dev.strand.http3;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strand.Client;
+import dev.strand.ConnectTimeoutException;
 import dev.strand.ClientStats;
 import dev.strand.HttpException;
 import dev.strand.PoolTimeoutException;
@@ -35,11 +37,14 @@ import io.netty.handler.codec.quic.QuicStreamType;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.io.ByteArrayOutputStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -233,6 +238,36 @@ class Http3HostileTest {
             e.getMessage());
       }
       awaitNothingInUse(client);
+    }
+  }
+
+  /** A peer that answers every datagram with garbage: the handshake never completes, and the connect timeout ends it. */
+  @Test
+  void garbageForEveryDatagramIsAConnectTimeout() throws Exception {
+    try (DatagramSocket peer = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+        Client client = Client.builder().tls(Http3Fixture.trustingTestCa()).version(Version.HTTP_3).timeout(TIMEOUT)
+            .build()) {
+      Thread.ofVirtual().start(() -> {
+        byte[] buf = new byte[2048];
+        byte[] garbage = "HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        try {
+          while (true) {
+            DatagramPacket in = new DatagramPacket(buf, buf.length);
+            peer.receive(in);
+            peer.send(new DatagramPacket(garbage, garbage.length, in.getSocketAddress()));
+          }
+        } catch (java.io.IOException closed) {
+          // the test is over
+        }
+      });
+      String url = "https://127.0.0.1:" + peer.getLocalPort() + "/";
+      ConnectTimeoutException e = assertTimeoutPreemptively(DEADLINE,
+          () -> assertThrows(ConnectTimeoutException.class, () -> client.get(url)), "the client hung");
+      assertEquals(ConnectTimeoutException.class, e.getClass(), e.toString());
+      assertTrue(e.getMessage().contains("QUIC handshake with 127.0.0.1:" + peer.getLocalPort() + " timed out after 1.0 s"),
+          e.getMessage());
+      awaitNothingInUse(client);
+      assertEquals(0, client.stats().open(), client.stats().toString());
     }
   }
 
