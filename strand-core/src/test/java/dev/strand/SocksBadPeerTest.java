@@ -40,7 +40,9 @@ class SocksBadPeerTest {
       assertTrue(millis < CONNECT.toMillis() + 1_000, millis + " ms: " + e);
       assertTrue(e.getMessage().contains("127.0.0.1:" + proxy.port()) && e.getMessage().contains("origin.test:8080")
           && e.getMessage().contains(why), e.getMessage());
-      assertEquals(0, client.stats().open(), client.stats().toString());
+      // The pool's counters all back to zero: nothing open, in use or waiting.
+      ClientStats stats = client.stats();
+      assertEquals(0, stats.open() + stats.idle() + stats.inUse() + stats.pending(), stats.toString());
       return e;
     }
   }
@@ -62,6 +64,33 @@ class SocksBadPeerTest {
       c.out().write(new byte[] {5, 0, 0, 1, 127}); // an IPv4 reply stopped inside its address
       c.out().flush();
     }, "it closed the connection before the tunnel was open");
+  }
+
+  /** RFC 1929: the proxy picks username/password, then its status reply stops after the version byte. */
+  @Test
+  void aPasswordReplyCutShort() throws Exception {
+    try (HostilePeer proxy = new HostilePeer(c -> {
+          byte[] head = c.in().readNBytes(2);
+          c.in().readNBytes(head[1]);
+          c.out().write(new byte[] {5, 2}); // username/password
+          c.out().flush();
+          byte[] ver = c.in().readNBytes(2); // VER ULEN
+          c.in().readNBytes(ver[1]);
+          c.in().readNBytes(c.in().read()); // PLEN PASSWD
+          c.out().write(1); // the sub-negotiation's version, then the close: no status
+          c.out().flush();
+        });
+        Client client = Client.builder().proxy(Proxy.socks5("socks5://u:p@127.0.0.1:" + proxy.port()))
+            .timeout(Timeout.DEFAULT.withConnect(CONNECT)).build()) {
+      long start = System.nanoTime();
+      ConnectException e = assertThrows(ConnectException.class, () -> client.get("http://origin.test:8080/x"));
+      assertEquals(ConnectException.class, e.getClass(), e.toString());
+      assertTrue((System.nanoTime() - start) / 1_000_000 < CONNECT.toMillis(), e.toString());
+      assertTrue(e.getMessage().contains("127.0.0.1:" + proxy.port()) && e.getMessage().contains("origin.test:8080")
+          && e.getMessage().contains("closed the connection before the tunnel was open"), e.getMessage());
+      ClientStats stats = client.stats();
+      assertEquals(0, stats.open() + stats.idle() + stats.inUse() + stats.pending(), stats.toString());
+    }
   }
 
   @Test

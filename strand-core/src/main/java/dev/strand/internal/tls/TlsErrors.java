@@ -129,6 +129,11 @@ public final class TlsErrors {
           + (alerts.contains("handshake_failure") ? ", or the server wants a client certificate" : "")
           + ": " + rootMessage(failure), request, failure);
     }
+    if (find(all, java.nio.channels.ClosedChannelException.class) != null) {
+      // Netty's stackless close has no message: the bare class name said nothing of what happened.
+      return new TlsException(Reason.OTHER, prefix + "the connection was closed during the handshake, before the "
+          + "server's answer (by the server, or by a proxy that opened the tunnel and then hung up)", request, failure);
+    }
     return new TlsException(Reason.OTHER, prefix + rootMessage(failure), request, failure);
   }
 

@@ -3,9 +3,9 @@ package dev.strand.http3.internal;
 import dev.strand.ConnectException;
 import dev.strand.ConnectTimeoutException;
 import dev.strand.HttpException;
-import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.TlsException;
+import dev.strand.Timeout;
 import dev.strand.TransportException;
 import dev.strand.Version;
 import dev.strand.internal.exchange.DeadlineTimer;
@@ -29,6 +29,7 @@ import io.netty.handler.codec.http3.Http3;
 import io.netty.handler.codec.http3.Http3ClientConnectionHandler;
 import io.netty.handler.codec.http3.Http3GoAwayFrame;
 import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicClosedChannelException;
 import io.netty.handler.codec.quic.QuicConnectionCloseEvent;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.handler.codec.quic.QuicSslEngine;
@@ -39,7 +40,6 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -189,6 +189,9 @@ final class Http3Connection extends NettyConnection {
     if (own != null) {
       return own;
     }
+    if (connectionError == null && cause instanceof QuicClosedChannelException closedBy && closedBy.event() != null) {
+      connectionError = closed(closedBy.event()); // the close event may come only with the failed connect
+    }
     if (connectionError instanceof TlsException t) {
       return t;
     }
@@ -196,6 +199,8 @@ final class Http3Connection extends NettyConnection {
       return TlsErrors.translate(cause, host, quic.port(), engine.tlsSettings(), request);
     }
     String why = connectionError != null ? connectionError.getMessage()
+        : cause instanceof QuicClosedChannelException ? "the connection closed before the handshake completed, "
+            + "with no word from the server (its close, if it sent one, never arrived)"
         : cause.getMessage() != null ? cause.getMessage() : cause.toString();
     return new ConnectException("cannot connect to " + host + ":" + quic.port() + " over QUIC: " + why
         + QuicConnector.suffix(request), request, cause);
@@ -266,6 +271,15 @@ final class Http3Connection extends NettyConnection {
       openStream(h);
     } else {
       waitingForCredit.addLast(h);
+      // A server that never grants credit (initial_max_streams_bidi 0, or no MAX_STREAMS) would hold it forever.
+      Duration limit = x.request().timeout() != null ? x.request().timeout().pool() : Timeout.DEFAULT.pool();
+      if (limit != null) {
+        eventLoop().schedule(() -> {
+          if (waitingForCredit.remove(h)) {
+            h.noCredit(quic.socketHost() + ":" + quic.port(), limit);
+          }
+        }, limit.toNanos(), TimeUnit.NANOSECONDS);
+      }
     }
   }
 
@@ -391,15 +405,6 @@ final class Http3Connection extends NettyConnection {
 
   /** The server's CONNECTION_CLOSE, in words. */
   private HttpException closed(QuicConnectionCloseEvent close) {
-    String reason = close.reason() == null || close.reason().length == 0 ? ""
-        : ": " + new String(close.reason(), StandardCharsets.UTF_8);
-    String where = quic.socketHost() + ":" + quic.port();
-    if (close.isTlsError()) {
-      return new TlsException(TlsException.Reason.OTHER, "TLS handshake with " + where + " failed: the server sent "
-          + "TLS alert " + QuicConnectionCloseEvent.extractTlsError(close.error()) + reason, null);
-    }
-    String code = close.isApplicationClose() ? Http3Errors.name(close.error())
-        : "QUIC transport error 0x" + Integer.toHexString(close.error());
-    return new ProtocolException("QUIC connection closed by the server " + where + ": " + code + reason, null);
+    return QuicCloses.describe(close, quic.socketHost(), quic.port(), engine.tlsSettings());
   }
 }

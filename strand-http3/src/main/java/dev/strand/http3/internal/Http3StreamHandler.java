@@ -1,6 +1,7 @@
 package dev.strand.http3.internal;
 
 import dev.strand.HttpException;
+import dev.strand.PoolTimeoutException;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.TransportException;
@@ -23,6 +24,7 @@ import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
 import io.netty.handler.codec.http3.Http3DataFrame;
 import io.netty.handler.codec.http3.Http3Exception;
 import io.netty.handler.codec.http3.Http3Headers;
+import io.netty.handler.codec.http3.Http3HeadersValidationException;
 import io.netty.handler.codec.http3.Http3HeadersFrame;
 import io.netty.handler.codec.quic.DefaultQuicStreamFrame;
 import io.netty.handler.codec.quic.QuicStreamChannel;
@@ -58,6 +60,7 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
     if (!opened(ch)) {
       return;
     }
+    ch.pipeline().addFirst("strand-h3-frame-boundaries", new FrameBoundaries());
     Request request = driver.request();
     boolean empty = driver.hasNoBody();
     DefaultHttp3HeadersFrame head = new DefaultHttp3HeadersFrame();
@@ -84,6 +87,15 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
     }
     driver.arm();
     ch.read();
+  }
+
+  /** The server granted no stream within {@code waited}: the request was never sent, and nothing else waits on it. */
+  void noCredit(String server, java.time.Duration waited) {
+    if (!driver.isDone()) {
+      driver.fail(new PoolTimeoutException("no stream to " + server + " became free within "
+          + ErrorMapper.seconds(waited.toNanos()) + ": the server allows no new request stream (QUIC stream credit) ("
+          + driver.request() + ")", driver.request()), true);
+    }
   }
 
   // ---- the driver's framing ----
@@ -191,6 +203,9 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
       }
       driver.fail(new ProtocolException("HTTP/3 stream reset by the server: " + Http3Errors.name(code)
           + (driver.responseStarted() ? " after the response head" : "") + " (" + request + ")", request), true);
+    } else if (cause instanceof Http3HeadersValidationException invalid) {
+      driver.fail(new ProtocolException("HTTP/3 response head is malformed: " + invalid.getMessage() + " ("
+          + request + ")", request, cause), true);
     } else if (cause instanceof Http3Exception h3) {
       driver.fail(new ProtocolException("HTTP/3 stream error " + h3.errorCode() + ": " + cause.getMessage() + " ("
           + request + ")", request, cause), true);
