@@ -62,14 +62,17 @@ final class IdempotentEndpoints {
             String key = IdempotencyLedger.parseKey(c.request().headers().get(c.param("header", "Idempotency-Key")));
             byte[] bytes = body == null ? new byte[0] : ByteBufUtil.getBytes(body);
             release();
-            IdempotencyLedger.Outcome outcome = ledger.record(key, bytes);
             long delay = Routes.parseNonNegative(c.param("delay", "0"));
+            if (delay > 0) {
+                // Counted as answering before the write shows: a reader who sees the write sees it in progress.
+                holding = true;
+                ledger.answering(1);
+            }
+            IdempotencyLedger.Outcome outcome = ledger.record(key, bytes);
             if (delay <= 0) {
                 c.send(answer(outcome, key));
                 return;
             }
-            holding = true;
-            ledger.answering(1);
             // The response is built when it leaves: a cancelled timer then holds no buffer.
             timer = c.ctx().executor().schedule(() -> {
                 done(c);
