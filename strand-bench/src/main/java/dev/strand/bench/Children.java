@@ -15,6 +15,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -36,6 +37,58 @@ final class Children {
   }
 
   private Children() {
+  }
+
+  /**
+   * A long-lived helper JVM ({@code main} with {@code args}) started and read until it prints a line starting with
+   * {@code ready}: that line and every one before it, in order. Its stderr is discarded; it is expected to exit when
+   * its standard input closes, as {@link ServerMain} and {@link LinkMain} do.
+   *
+   * @throws IOException if it exits or stays silent for a minute first (it is then killed)
+   */
+  static Started startHelper(Class<?> main, List<String> args, String ready) throws IOException {
+    Process p = new ProcessBuilder(java(List.of(), main, args)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<List<String>> lines = CompletableFuture.supplyAsync(() -> {
+      List<String> seen = new ArrayList<>();
+      try {
+        for (String l; (l = r.readLine()) != null; ) {
+          seen.add(l);
+          if (l.startsWith(ready)) {
+            return seen;
+          }
+        }
+      } catch (IOException e) {
+        // Reported below as a helper that did not start.
+      }
+      return null;
+    });
+    List<String> seen;
+    try {
+      seen = lines.get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      seen = null;
+    }
+    if (seen == null) {
+      p.destroyForcibly();
+      throw new IOException(main.getSimpleName() + " did not start (is strand-testkit on the classpath?)");
+    }
+    return new Started(p, seen);
+  }
+
+  /** A helper JVM and the lines it printed up to and including its ready line. */
+  record Started(Process process, List<String> lines) {
+    /** Closes its standard input, which tells it to exit, and kills it if it has not within 10 s. */
+    void stop() {
+      try {
+        process.getOutputStream().close();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+        }
+      } catch (IOException | InterruptedException e) {
+        process.destroyForcibly();
+      }
+    }
   }
 
   /** The java binary running this JVM: children use the same one. */

@@ -1,15 +1,10 @@
 package dev.strand.bench;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The embedded testkit server, run as its own JVM ({@link ServerMain}) so its CPU is never counted as a
@@ -17,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServerProcess implements AutoCloseable {
 
-  private final Process process;
+  private final Children.Started process;
   private final URI baseUri;
   private final String transport;
   private final URI tlsUri;
@@ -25,7 +20,7 @@ final class ServerProcess implements AutoCloseable {
   private final URI h2cUri;
   private final URI h3Uri;
 
-  private ServerProcess(Process process, URI baseUri, String transport, URI tlsUri, Path ca, URI h2cUri, URI h3Uri) {
+  private ServerProcess(Children.Started process, URI baseUri, String transport, URI tlsUri, Path ca, URI h2cUri, URI h3Uri) {
     this.h3Uri = h3Uri;
     this.process = process;
     this.baseUri = baseUri;
@@ -41,34 +36,9 @@ final class ServerProcess implements AutoCloseable {
     if (tlsDir != null) {
       args.addAll(List.of("--tls-dir", tlsDir.toString()));
     }
-    List<String> cmd = Children.java(List.of(), ServerMain.class, args);
-    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-    List<String> extra = new java.util.concurrent.CopyOnWriteArrayList<>();
-    CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
-      try {
-        String l;
-        while ((l = r.readLine()) != null) {
-          extra.add(l);
-          if (l.startsWith("LISTENING ")) {
-            return l;
-          }
-        }
-        return null;
-      } catch (IOException e) {
-        return null;
-      }
-    });
-    String l;
-    try {
-      l = line.get(60, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      l = null;
-    }
-    if (l == null) {
-      p.destroyForcibly();
-      throw new IOException("the testkit server did not start (is strand-testkit on the classpath?)");
-    }
+    Children.Started started = Children.startHelper(ServerMain.class, args, "LISTENING ");
+    List<String> extra = started.lines();
+    String l = extra.get(extra.size() - 1);
     String[] parts = l.split(" ");
     URI base = URI.create(parts[1]);
     URI tls = null;
@@ -86,7 +56,7 @@ final class ServerProcess implements AutoCloseable {
         h3 = URI.create(f[1]);
       }
     }
-    return new ServerProcess(p, base, parts.length > 2 ? parts[2] : "?", tls, ca, h2c, h3);
+    return new ServerProcess(started, base, parts.length > 2 ? parts[2] : "?", tls, ca, h2c, h3);
   }
 
   URI baseUri() {
@@ -119,13 +89,6 @@ final class ServerProcess implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      process.getOutputStream().close();
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
-    } catch (IOException | InterruptedException e) {
-      process.destroyForcibly();
-    }
+    process.stop();
   }
 }
