@@ -104,6 +104,21 @@ public final class Request {
     return body;
   }
 
+  /**
+   * Whether sending this request twice has the effect of sending it once, so that it may be sent again after a
+   * failure that may have reached the server: its method is idempotent by RFC 9110 §9.2.2 ({@code GET},
+   * {@code HEAD}, {@code OPTIONS}, {@code TRACE}, {@code PUT}, {@code DELETE}, and the safe {@code QUERY}), or it
+   * carries an {@code Idempotency-Key} header, with which the server applies a repeated write once. Every replay
+   * Strand makes on its own follows this one rule: a {@link RetryPolicy}'s, and the one resend after a reused
+   * connection turns out to have been closed by the server.
+   */
+  public boolean isIdempotent() {
+    return switch (method) {
+      case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "QUERY" -> true;
+      default -> headers.contains("Idempotency-Key");
+    };
+  }
+
   /** This request's own timeout, or {@code null} to use the client's. */
   public Timeout timeout() {
     return timeout;

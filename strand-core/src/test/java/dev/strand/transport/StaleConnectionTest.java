@@ -77,4 +77,18 @@ class StaleConnectionTest {
       assertEquals(1, t.stats().connectionsOpened());
     }
   }
+
+  @Test
+  void aPostWithAnIdempotencyKeyIsRetriedOnceOnANewConnection() throws Exception {
+    // The one rule of Request.isIdempotent: the key makes a POST as safe to resend as a GET.
+    try (ScriptedServer server = new ScriptedServer((conn, n) -> conn == 0 && n > 0 ? null : ScriptedServer.OK);
+        NettyTransport t = TransportFixture.transport(2)) {
+      Request get = Request.builder("GET", server.url("/")).timeout(TransportFixture.TIMEOUT).build();
+      assertEquals("ok", fetch(t, get).text());
+      Request post = Request.builder("POST", server.url("/")).header("Idempotency-Key", "\"k-1\"")
+          .body(RequestBody.of(new byte[0])).timeout(TransportFixture.TIMEOUT).build();
+      assertEquals("ok", fetch(t, post).text());
+      assertEquals(2, t.stats().connectionsOpened(), "one resend on a new connection");
+    }
+  }
 }

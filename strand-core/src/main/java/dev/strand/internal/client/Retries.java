@@ -28,9 +28,7 @@ final class Retries {
       return null;
     }
     boolean nothingSent = failure instanceof ConnectException || failure instanceof ConnectTimeoutException;
-    boolean maybeProcessed = failure instanceof ReadTimeoutException || failure instanceof WriteTimeoutException
-        || failure.getClass() == TransportException.class; // a reset or closed connection, not a TLS or protocol error
-    if (nothingSent || maybeProcessed && (policy.retryNonIdempotent() || idempotent(request))) {
+    if (nothingSent || mayHaveReachedTheServer(failure) && (policy.retryNonIdempotent() || request.isIdempotent())) {
       return backoff(policy, attemptsDone, random);
     }
     return null;
@@ -81,12 +79,14 @@ final class Retries {
     }
   }
 
-  /** Methods RFC 9110 §9.2.2 calls idempotent, QUERY (safe) too, or a request carrying an Idempotency-Key. */
-  static boolean idempotent(Request request) {
-    return switch (request.method()) {
-      case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "QUERY" -> true;
-      default -> request.headers().contains("Idempotency-Key");
-    };
+  /**
+   * A failure after the request may have been sent, which sending again is worth it for: a read or write timeout,
+   * or the connection reset or closed (a bare {@link TransportException}). A TLS or protocol error (its subclasses)
+   * would only happen again.
+   */
+  static boolean mayHaveReachedTheServer(Throwable failure) {
+    return failure instanceof ReadTimeoutException || failure instanceof WriteTimeoutException
+        || failure.getClass() == TransportException.class;
   }
 
   private static boolean replayable(Request request) {

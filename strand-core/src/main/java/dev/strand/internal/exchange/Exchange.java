@@ -47,9 +47,20 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
   final long readTimeoutNanos;
   final long writeTimeoutNanos;
   private final long poolTimeoutNanos;
-  /** 0 on the first try, 1 on the one retry after a stale connection failed. */
+  /**
+   * Resends after a reused connection failed before any response byte (the server closed it as it was taken):
+   * one, as OkHttp and the JDK client make; a second failure is the server's answer, not a race.
+   */
+  static final int STALE_CONNECTION_RESENDS = 1;
+  /**
+   * Resends of a request the server provably never processed (above an HTTP/2 GOAWAY's last stream, or a
+   * refused stream): a few, since each says nothing about the request, but not forever against a server that
+   * refuses everything.
+   */
+  static final int UNPROCESSED_RESENDS = 3;
+  /** 0 on the first try, then the resends after a stale connection failed. */
   int attempt;
-  /** Resubmissions of a request the server never processed (HTTP/2 GOAWAY, refused stream). */
+  /** Resends of a request the server never processed (HTTP/2 GOAWAY, refused stream). */
   private int unprocessedRetries;
   private volatile NettyConnection connection;
   private volatile ScheduledFuture<?> poolTimer;
@@ -199,11 +210,11 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
 
   /** Whether a failure before any response byte on a reused connection may be sent again. */
   boolean mayRetry() {
-    if (attempt > 0 || future.isDone()) {
+    if (attempt >= STALE_CONNECTION_RESENDS || future.isDone()) {
       return false;
     }
     RequestBody body = request.body();
-    return isIdempotent(request.method()) && (body == null || body.isRepeatable());
+    return request.isIdempotent() && (body == null || body.isRepeatable());
   }
 
   /** Sends again on a new connection. */
@@ -230,7 +241,7 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
    */
   public boolean retryUnprocessed(boolean fresh) {
     RequestBody body = request.body();
-    if (future.isDone() || unprocessedRetries >= 3 || (body != null && !body.isRepeatable())) {
+    if (future.isDone() || unprocessedRetries >= UNPROCESSED_RESENDS || (body != null && !body.isRepeatable())) {
       return false;
     }
     unprocessedRetries++;
@@ -268,13 +279,6 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
       c.abort(this);
     }
     // Else the pool is handing it a connection right now; begin() sees the cancelled future.
-  }
-
-  static boolean isIdempotent(String method) {
-    return switch (method) {
-      case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE", "QUERY" -> true;
-      default -> false;
-    };
   }
 
   private static long nanos(Duration d) {
