@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * An HTTP client: build one, share it, close it when done. Thread-safe.
@@ -259,6 +260,7 @@ public final class Client implements AutoCloseable {
     private final List<Map.Entry<String, String>> params = new ArrayList<>();
     private Timeout timeout = Timeout.DEFAULT;
     private Limits limits = Limits.DEFAULT;
+    private boolean limitsSet;
     private boolean followRedirects;
     private int maxRedirects = 20;
     private boolean allowHttpsToHttpRedirect;
@@ -275,6 +277,7 @@ public final class Client implements AutoCloseable {
     private Tls tls;
     // h2 where a TLS server agrees: one multiplexed connection per origin, as curl, OkHttp and the JDK client.
     private Version version = Version.HTTP_2;
+    private boolean versionSet;
     private int maxEventSize = EventStream.DEFAULT_MAX_EVENT_SIZE;
     private Proxy proxy;
     private final List<Interceptor> interceptors = new ArrayList<>();
@@ -326,9 +329,13 @@ public final class Client implements AutoCloseable {
       return this;
     }
 
-    /** Pool bounds of the default transport (ignored with {@link #transport(Transport)}). */
+    /**
+     * Pool bounds of the default transport. Like {@link #proxy} it cannot be combined with {@link #transport}:
+     * give them to that transport ({@link NettyTransport.Builder#limits}).
+     */
     public Builder limits(Limits limits) {
       this.limits = Objects.requireNonNull(limits, "limits");
+      this.limitsSet = true;
       return this;
     }
 
@@ -520,9 +527,9 @@ public final class Client implements AutoCloseable {
     }
 
     /**
-     * TLS settings of the default transport (default {@link Tls#system()}; ignored with
-     * {@link #transport(Transport)}). A configured context is built by {@link #build()}, which fails
-     * with {@link IllegalArgumentException} if a file it names is missing or unusable.
+     * TLS settings of the default transport (default {@link Tls#system()}). A configured context is built by
+     * {@link #build()}, which fails with {@link IllegalArgumentException} if a file it names is missing or
+     * unusable. Like {@link #proxy} it cannot be combined with {@link #transport}.
      */
     public Builder tls(Tls tls) {
       this.tls = Objects.requireNonNull(tls, "tls");
@@ -532,12 +539,13 @@ public final class Client implements AutoCloseable {
     /**
      * HTTP version policy of the default transport (default {@link Version#HTTP_2}: h2 where an
      * {@code https} server agrees to it by ALPN, HTTP/1.1 elsewhere; {@link Version#HTTP_1_1} for
-     * HTTP/1.1 only; ignored with {@link #transport(Transport)}); see
+     * HTTP/1.1 only; like {@link #proxy} it cannot be combined with {@link #transport}); see
      * {@link NettyTransport.Builder#version(Version)}. {@link Response#version()} reports the version
      * each response came with.
      */
     public Builder version(Version version) {
       this.version = Objects.requireNonNull(version, "version");
+      this.versionSet = true;
       return this;
     }
 
@@ -557,9 +565,9 @@ public final class Client implements AutoCloseable {
     /**
      * The proxy of the default transport (default {@link Proxy#system()}, the JVM's proxy settings;
      * the environment is read only if asked, with {@link Proxy#fromEnvironment()}; {@link Proxy#none()}
-     * to go direct whatever the JVM says); see {@link Proxy} for the precedence. Unlike {@link #tls} it is
-     * not ignored with {@link #transport(Transport)}: {@link #build()} then fails, since requests
-     * would silently bypass the proxy. Set it on that transport instead.
+     * to go direct whatever the JVM says); see {@link Proxy} for the precedence. It cannot be combined
+     * with {@link #transport(Transport)}: {@link #build()} then fails, since requests would silently bypass
+     * the proxy. Set it on that transport instead.
      */
     public Builder proxy(Proxy proxy) {
       this.proxy = Objects.requireNonNull(proxy, "proxy (use Proxy.none() for none)");
@@ -595,22 +603,39 @@ public final class Client implements AutoCloseable {
     }
 
     /**
-     * @throws IllegalStateException if both {@link #proxy} and {@link #transport} are set
+     * @throws IllegalStateException if {@link #transport} is set together with a setting of the default transport
+     *     ({@link #tls}, {@link #version}, {@link #limits}, {@link #proxy}, {@link #dns}, {@link #unixSocket}),
+     *     which would otherwise be ignored
      * @throws IllegalArgumentException if {@link #tls} names a missing or unusable file
      */
     public Client build() {
       Transport t = transport;
-      if (t != null && proxy != null) {
-        throw new IllegalStateException("proxy(...) configures the default transport, but transport(...) is set: "
-            + "give the proxy to that transport (NettyTransport.builder().proxy(...)) instead");
-      }
-      if (t != null && dns != null) {
-        throw new IllegalStateException("dns(...) configures the default transport, but transport(...) is set: "
-            + "give the resolver to that transport (NettyTransport.builder().dns(...)) instead");
-      }
-      if (t != null && unixSocket != null) {
-        throw new IllegalStateException("unixSocket(...) configures the default transport, but transport(...) is set: "
-            + "give the socket to that transport (NettyTransport.builder().unixSocket(...)) instead");
+      if (t != null) {
+        List<String> forTheDefault = new ArrayList<>();
+        if (tls != null) {
+          forTheDefault.add("tls");
+        }
+        if (versionSet) {
+          forTheDefault.add("version");
+        }
+        if (limitsSet) {
+          forTheDefault.add("limits");
+        }
+        if (proxy != null) {
+          forTheDefault.add("proxy");
+        }
+        if (dns != null) {
+          forTheDefault.add("dns");
+        }
+        if (unixSocket != null) {
+          forTheDefault.add("unixSocket");
+        }
+        if (!forTheDefault.isEmpty()) {
+          // Silently ignored, they would send requests without the TLS, proxy or resolver the caller asked for.
+          String set = forTheDefault.stream().map(name -> name + "(...)").collect(Collectors.joining(", "));
+          throw new IllegalStateException(set + " configure the default transport, but transport(...) is set: "
+              + "give them to that transport (NettyTransport.builder()." + forTheDefault.get(0) + "(...)) instead");
+        }
       }
       if (t == null) {
         NettyTransport.Builder nb = NettyTransport.builder().limits(limits).version(version);

@@ -40,7 +40,7 @@ class HstsTest {
   }
 
   private static Client client(Hsts hsts) {
-    return Client.builder().hsts(hsts).tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO))
+    return Client.builder().hsts(hsts)
         .transport(NettyTransport.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO))
             .connectTo("localhost", 80, plain.host(), plain.port())
             .connectTo("localhost", 443, tls.host(), tls.port()).build())
