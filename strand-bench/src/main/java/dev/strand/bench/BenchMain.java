@@ -29,23 +29,35 @@ import picocli.CommandLine.Option;
 /**
  * {@code bin/strand bench}: starts the testkit server on loopback (its own JVM; with HTTPS and h2c siblings for
  * the TLS and HTTP/2 scenarios), runs each client in its own fresh JVM per scenario, the references (wrk, h2load,
- * aiohttp) when present, and the defaults probes; prints the
+ * and the seeds' Python clients aiohttp, httpx, requests) when present, and the defaults probes; prints the
  * markdown report and writes results.json, results.csv, SVG charts and index.html. With {@code --soak}, the
  * long bounded run of {@link Soak} instead.
  */
 @Command(name = "strand bench", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Side-by-side benchmark of Java HTTP clients against a loopback server.",
         "Presets: default (every peer at 1, 10, 100, 500 in flight on /small and h2c, about 15 minutes on 2 "
-            + "cores), --full (every scenario and level, 5 batches of 3 s: hours), --quick (indicative, under 3 "
-            + "minutes), --smoke (CI, seconds). Explicit options override the preset."})
+            + "cores), --seeds (the seeds' scenario: /delay/50 at 10, 100, 1000 in flight, their Python clients "
+            + "beside Strand and the Java peers, about 8 minutes), --full (every scenario and level, 5 batches of "
+            + "3 s: hours), --quick (indicative, under 3 minutes), --smoke (CI, seconds). Explicit options override "
+            + "the preset."})
 public final class BenchMain implements Callable<Integer> {
 
-  static final List<String> REFERENCES = List.of("wrk", "h2load", "aiohttp");
+  static final List<String> REFERENCES = List.of("wrk", "h2load", "aiohttp", "httpx", "requests");
+  /**
+   * The references of the default run: httpx and requests, blocking-era Python clients the default's /small and
+   * h2c cells add nothing to, run under --seeds and when named.
+   */
+  static final List<String> DEFAULT_REFERENCES = List.of("wrk", "h2load", "aiohttp");
   static final int PARALLEL_PROBES = 4;
 
   @Option(names = "--quick", description = "Indicative run: strand, strand-sync, vertx, helidon, okhttp, jdk + wrk; "
       + "c = 1,10,100; /small; short warm-up.")
   boolean quick;
+
+  @Option(names = "--seeds", description = "The seeds' scenario: a server answering after 50 ms (/delay/50) at "
+      + "10, 100 and 1000 in flight; strand, strand-sync, jdk, okhttp, jetty, vertx and the seeds' aiohttp, httpx "
+      + "and requests; the ideal (in-flight / 50 ms) in the report. About 8 minutes.")
+  boolean seeds;
 
   @Option(names = "--full", description = "Exhaustive run: every client, c = 1,10,50,100,500, /small, /big, "
       + "/delay/50, https, h2, h2c; 2 s re-warm and 5 batches of 3 s per level. About two hours here.")
@@ -77,7 +89,8 @@ public final class BenchMain implements Callable<Integer> {
 
   @Option(names = "--clients", split = ",", paramLabel = "NAME",
       description = "Clients, comma-separated: strand, strand-sync, jdk, jdk-sync, okhttp, apache, jetty, reactor, "
-          + "vertx, helidon, and the references wrk, h2load, aiohttp (run only if installed). Default: all.")
+          + "vertx, helidon, and the references wrk, h2load, aiohttp, httpx, requests (run only if installed). "
+          + "Default: every Java client, wrk, h2load and aiohttp; all: every one.")
   List<String> clients;
 
   @Option(names = "--concurrency", split = ",", paramLabel = "N", description = "Levels. Default 1,10,100,500 (--full adds 50).")
@@ -170,7 +183,7 @@ public final class BenchMain implements Callable<Integer> {
   }
 
   private String preset() {
-    return smoke ? "smoke" : quick ? "quick" : full ? "full" : "default";
+    return smoke ? "smoke" : quick ? "quick" : seeds ? "seeds" : full ? "full" : "default";
   }
 
   private void applyPreset() {
@@ -195,6 +208,12 @@ public final class BenchMain implements Callable<Integer> {
       rewarm = rewarm != null ? rewarm : 1.0;
       duration = duration != null ? duration : 1.5;
       batches = batches != null ? batches : 3;
+    } else if (seeds) {
+      clients = clients != null ? clients
+          : List.of("strand", "strand-sync", "jdk", "okhttp", "jetty", "vertx", "aiohttp", "httpx", "requests");
+      concurrency = concurrency != null ? concurrency : List.of(10, 100, 1000);
+      scenarios = scenarios != null ? scenarios : List.of("/delay/50");
+      duration = duration != null ? duration : 3.0;
     } else if (full) {
       concurrency = concurrency != null ? concurrency : List.of(1, 10, 50, 100, 500);
       scenarios = scenarios != null ? scenarios : List.of("/small", "/big", "/delay/50", "https", "h2", "h2c");
@@ -203,8 +222,13 @@ public final class BenchMain implements Callable<Integer> {
       batches = batches != null ? batches : 5;
     }
     List<String> all = new ArrayList<>(Clients.javaClients());
-    all.addAll(REFERENCES);
-    clients = clients == null || clients.equals(List.of("all")) ? all : clients;
+    if (clients == null) {
+      all.addAll(DEFAULT_REFERENCES);
+      clients = all;
+    } else if (clients.equals(List.of("all"))) {
+      all.addAll(REFERENCES);
+      clients = all;
+    }
     // The default answers the question a newcomer has, which client is fastest at each load, in about 15
     // minutes: every peer, the four levels and the two wires that matter, 3 batches of 1.5 s per level.
     concurrency = concurrency != null ? concurrency : List.of(1, 10, 100, 500);
@@ -316,13 +340,13 @@ public final class BenchMain implements Callable<Integer> {
             continue;
           }
           setups.put(c, H2loadRunner.SETUP);
-        } else if (c.equals("aiohttp")) {
-          if (!AiohttpRunner.available()) {
-            notes.add("aiohttp is not importable by /usr/bin/python3 (Debian package python3-aiohttp): "
-                + "no Python reference in this run.");
+        } else if (PythonRunner.named(c) != null) {
+          PythonRunner python = PythonRunner.named(c);
+          if (!python.available()) {
+            notes.add(python.missing());
             continue;
           }
-          setups.put(c, AiohttpRunner.SETUP + " (aiohttp " + AiohttpRunner.version() + ")");
+          setups.put(c, python.setup());
         } else {
           setups.put(c, Clients.get(c).setup());
         }
@@ -395,9 +419,9 @@ public final class BenchMain implements Callable<Integer> {
               for (int c : concurrency) {
                 cells.add(WrkRunner.level(url, scenario, c, re, each, batches, scenarioStats, progress::update));
               }
-            } else if (client.equals("aiohttp")) {
-              cells.addAll(AiohttpRunner.run(url, scenario, concurrency, expect, warm, re, each, batches, scenarioStats,
-                  progress::update, logs.resolve("aiohttp" + logSuffix + ".log")));
+            } else if (PythonRunner.named(client) != null) {
+              cells.addAll(PythonRunner.named(client).run(url, scenario, concurrency, expect, warm, re, each, batches,
+                  scenarioStats, progress::update, logs.resolve(client + logSuffix + ".log")));
             } else {
               cells.addAll(javaClient(client, url, sc, expect, scenarioStats, scenarioCa, progress, logs, logSuffix));
             }
@@ -491,7 +515,7 @@ public final class BenchMain implements Callable<Integer> {
     if (client.equals("h2load")) {
       return sc.wire().h2() ? null : "HTTP/2 reference only";
     }
-    if (client.equals("aiohttp")) {
+    if (PythonRunner.named(client) != null) {
       return sc.wire() == dev.strand.bench.clients.Wire.H1 ? null : "cleartext HTTP/1.1 only in this bench";
     }
     return Clients.unsupported(client, sc.wire(), sc.handshake());

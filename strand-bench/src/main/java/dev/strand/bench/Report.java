@@ -30,9 +30,15 @@ public final class Report {
     List<String> charts = new ArrayList<>();
     for (String scenario : r.meta().scenarios()) {
       String slug = slug(scenario);
+      Map<String, Svg.Series> rps = series(r, scenario, Cell::rps);
+      double delay = Results.delaySeconds(scenario);
+      if (delay > 0) {
+        // A server that answers after a fixed delay caps every client at in-flight ÷ delay: the line to reach.
+        rps.put("ideal (c ÷ " + fmt(delay * 1000) + " ms)", new Svg.Series(r.meta().concurrency().stream()
+            .map(c -> new double[] {c, c / delay}).toList(), true));
+      }
       Files.writeString(dir.resolve("rps-" + slug + ".svg"), Svg.chart("req/s vs concurrency — " + scenario
-          + " (higher is better)", "requests per second (median of batches)", r.meta().concurrency(),
-          series(r, scenario, Cell::rps)));
+          + " (higher is better)", "requests per second (median of batches)", r.meta().concurrency(), rps));
       Files.writeString(dir.resolve("cpu-" + slug + ".svg"), Svg.chart("client CPU per request — " + scenario
           + " (lower is better)", "client CPU µs per request", r.meta().concurrency(),
           series(r, scenario, Cell::cpuUsPerRequest)));

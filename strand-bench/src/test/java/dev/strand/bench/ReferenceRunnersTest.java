@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The references run when installed (Debian: wrk, python3-aiohttp; bin/test installs both); skipped
@@ -25,13 +27,14 @@ class ReferenceRunnersTest {
     assumeTrue(available, what + " not installed");
   }
 
-  @Test
+  @ParameterizedTest
+  @EnumSource(PythonRunner.class)
   @Timeout(60)
-  void aiohttpScriptMeasuresAndChecksBodies() {
-    requireInstalled(AiohttpRunner.available(), "python3-aiohttp");
+  void eachPythonClientMeasuresAndChecksBodies(PythonRunner python) {
+    requireInstalled(python.available(), python.client());
     try (TestServer server = TestServer.builder().host("127.0.0.1").port(0).build()) {
       URI base = server.baseUri();
-      List<Cell> cells = AiohttpRunner.run(base.resolve("/small"), "/small", List.of(2), Payloads.SMALL.length,
+      List<Cell> cells = python.run(base.resolve("/small"), "/small", List.of(2), Payloads.SMALL.length,
           Duration.ofMillis(300), Duration.ofMillis(100), Duration.ofMillis(300), 2, base, s -> { }, null);
       assertEquals(1, cells.size());
       Cell c = cells.getFirst();
@@ -39,7 +42,7 @@ class ReferenceRunnersTest {
       assertEquals(2, c.batchRps().size());
       assertTrue(c.connections() != null && c.connections() <= 2, "connections " + c.connections());
 
-      List<Cell> wrong = AiohttpRunner.run(base.resolve("/small"), "/small", List.of(1), 1,
+      List<Cell> wrong = python.run(base.resolve("/small"), "/small", List.of(1), 1,
           Duration.ofMillis(200), Duration.ofMillis(100), Duration.ofMillis(200), 1, null, s -> { }, null);
       assertEquals("failed", wrong.getFirst().status());
       assertTrue(wrong.getFirst().error().contains("body length"), wrong.getFirst().error());

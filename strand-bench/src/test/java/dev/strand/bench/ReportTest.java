@@ -93,6 +93,22 @@ class ReportTest {
   }
 
   @Test
+  void aDelayedScenarioDrawsTheIdealLineInItsRateChartOnly(@TempDir Path dir) throws Exception {
+    List<Cell> cells = List.of(
+        ok("strand", "java", "/delay/50", 10, 190, 40, 10),
+        ok("strand", "java", "/delay/50", 100, 1_950, 40, 100),
+        ok("strand", "java", "/small", 10, 20_000, 40, 10),
+        ok("strand", "java", "/small", 100, 30_000, 40, 100));
+    Results r = new Results(meta("seeds", List.of("/delay/50", "/small"), List.of(10, 100), List.of("strand"),
+        List.of()), cells, List.of(), List.of(), Map.of());
+    Report.write(r, dir);
+    String delayed = Files.readString(dir.resolve("rps-delay-50.svg"));
+    assertTrue(delayed.contains(">ideal (c ÷ 50 ms)<") && delayed.contains(">strand<"), delayed);
+    assertTrue(!Files.readString(dir.resolve("cpu-delay-50.svg")).contains("ideal"));
+    assertTrue(!Files.readString(dir.resolve("rps-small.svg")).contains("ideal"));
+  }
+
+  @Test
   void markdownBecomesHtml() {
     assertEquals("<h2>A <code>b</code></h2>\n<p>one <b>two</b> <a href=\"x.md\">three</a> &lt;4&gt;</p>\n"
         + "<ul>\n<li>five</li>\n</ul>\n<table>\n<thead><tr><th>k</th><th class=\"num\">n</th></tr></thead>\n"
