@@ -253,189 +253,53 @@ public final class BenchMain implements Callable<Integer> {
       return flink();
     }
     applyPreset();
-    for (String c : clients) {
-      if (!Clients.isKnown(c) && !REFERENCES.contains(c)) {
-        stderr.println("strand bench: unknown client \"" + c + "\"; known: " + Clients.javaClients() + " + "
-            + REFERENCES);
-        return 2;
-      }
-    }
-    if (concurrency.stream().anyMatch(c -> c < 1) || batches < 1 || duration <= 0 || repeat < 1) {
-      stderr.println("strand bench: concurrency, batches, duration and repeat must be positive");
+    String invalid = invalidOptions();
+    if (invalid != null) {
+      stderr.println("strand bench: " + invalid);
       return 2;
     }
-    String started = DateTimeFormatter.ISO_INSTANT.format(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    String started = now();
     Path dir = outDir();
     Files.createDirectories(dir);
     String machineDesc = machine();
     Path logs = Files.createDirectories(dir.resolve("logs"));
     Progress progress = new Progress(stderr, System.console() != null && stderr == System.err);
-    List<String> notes = new ArrayList<>();
-    if (scenarios.stream().anyMatch(x -> Scenario.of(x).handshake())) {
-      notes.add("handshake-jdk / handshake-openssl: strand only, Connection: close and no keep-alive, so every "
-          + "request is a new TCP connection and a TLS handshake, resuming the previous connection's session; "
-          + "full-handshake-jdk / full-handshake-openssl: the same with Tls.sessionResumption(false), so every "
-          + "handshake is a full one (certificate chain sent and verified against the test CA): req/s = "
-          + "handshakes/s, CPU µs/req = client CPU µs per handshake (and request), latency = one connection's "
-          + "set-up and request.");
-    }
-    if (repeat > 1) {
-      notes.add("--repeat " + repeat + ": every client ran " + repeat + " times, each in a fresh JVM, the clients' "
-          + "order reversed every other run. A cell's req/s, CPU and latency are medians over the runs; its range "
-          + "spans the runs' medians.");
-    }
-    if (quick || smoke) {
-      notes.add("Preset " + preset() + ": indicative only (short warm-up, few levels and batches). "
-          + "Run without --" + preset() + " for every peer at every level, or with --full for every scenario.");
-    }
-
-    ServerProcess embedded = null;
+    List<String> notes = methodNotes();
     ShapedLinks links = new ShapedLinks(link);
     if (link != null) {
       notes.add("Through a shaped link: " + links.describe() + ".");
     }
-    URI base;
-    String serverDesc;
-    if (server != null) {
-      base = server;
-      serverDesc = "external " + server;
-    } else {
-      progress.update("starting the testkit server");
-      boolean tlsServers = scenarios.stream().anyMatch(x -> Scenario.of(x).needsTlsServers());
-      embedded = ServerProcess.start(serverThreads, tlsServers ? dir.resolve("pki").toAbsolutePath() : null);
-      base = embedded.baseUri();
-      serverDesc = "embedded strand-testkit TestServer at " + base + ", own JVM, " + serverThreads
-          + " I/O thread(s), " + embedded.transport();
-      if (tlsServers) {
-        ServerStats.trust(embedded.ca());
-        serverDesc += "; HTTPS (ALPN h2 + http/1.1, test CA, JDK TLS) at " + embedded.tlsUri() + " and h2c at "
-            + embedded.h2cUri() + ", both SETTINGS_MAX_CONCURRENT_STREAMS " + ServerMain.MAX_STREAMS
-            + "; HTTP/3 (Netty QUIC, initial_max_streams_bidi " + ServerMain.MAX_STREAMS + ") at " + embedded.h3Uri();
-      }
-    }
+    ServerProcess embedded = null;
     try {
+      URI base = server;
+      String serverDesc = "external " + server;
+      if (server == null) {
+        progress.update("starting the testkit server");
+        boolean tlsServers = scenarios.stream().anyMatch(x -> Scenario.of(x).needsTlsServers());
+        embedded = ServerProcess.start(serverThreads, tlsServers ? dir.resolve("pki").toAbsolutePath() : null);
+        base = embedded.baseUri();
+        serverDesc = describe(embedded, tlsServers);
+      }
       URI statsBase = ServerStats.accepted(base) >= 0 ? base : null;
       if (statsBase == null) {
         notes.add("The server has no /stats: connections accepted are not reported.");
       }
-      Map<String, Integer> expected = new LinkedHashMap<>();
-      for (String scenario : scenarios) {
-        // Same endpoint, same bytes on every server: probe the cleartext one (Caddy's /small.json is /small).
-        Scenario sc = Scenario.of(scenario);
-        expected.put(scenario, probeLength(base.resolve(sc.onCaddy() ? "/small" : sc.path())));
-      }
-
       Map<String, String> setups = new LinkedHashMap<>();
-      List<String> runClients = new ArrayList<>();
-      for (String c : clients) {
-        if (c.equals("wrk")) {
-          if (!WrkRunner.available()) {
-            notes.add("wrk is not installed (Debian package wrk): no C reference in this run.");
-            continue;
-          }
-          setups.put(c, WrkRunner.SETUP);
-        } else if (c.equals("h2load")) {
-          if (!H2loadRunner.available()) {
-            notes.add("h2load is not installed (Debian package nghttp2-client): no HTTP/2 reference in this run.");
-            continue;
-          }
-          setups.put(c, H2loadRunner.SETUP);
-        } else if (PythonRunner.named(c) != null) {
-          PythonRunner python = PythonRunner.named(c);
-          if (!python.available()) {
-            notes.add(python.missing());
-            continue;
-          }
-          setups.put(c, python.setup());
-        } else {
-          setups.put(c, Clients.get(c).setup());
-        }
-        runClients.add(c);
-      }
-
+      List<String> runClients = runnableClients(notes, setups);
       List<DefaultsProbe.Defaults> defaultsRows = List.of();
       if (defaults) {
         progress.update("defaults report: GET /never with each client's defaults (watchdog "
             + (int) defaultsWatchdog + " s)");
         defaultsRows = defaultsReport(runClients, base, logs);
       }
-
-      List<List<Cell>> runs = new ArrayList<>();
-      for (int r = 0; r < repeat; r++) {
-        runs.add(new ArrayList<>());
-      }
-      int steps = scenarios.size() * runClients.size() * repeat;
-      double planned = 0;
-      for (String scenario : scenarios) {
-        Scenario sc = Scenario.of(scenario);
-        URI on = links.through(serverFor(sc, base, embedded), sc.wire());
-        planned += on != null && embedded != null && !sc.onCaddy() ? warmupFor(sc) : 0;
-        for (String client : runClients) {
-          planned += repeat * plannedSeconds(client, sc, on == null ? null : on.resolve(sc.path()));
-        }
-      }
-      progress.plan(planned);
-      int step = 0;
-      Duration warm = secs(warmup);
-      Duration re = secs(rewarm);
-      Duration each = secs(duration);
-      for (String scenario : scenarios) {
-        Scenario sc = Scenario.of(scenario);
-        URI direct = serverFor(sc, base, embedded);
-        URI on = links.through(direct, sc.wire());
-        URI url = on == null ? null : on.resolve(sc.path());
-        URI scenarioStats = on == null ? null : direct.equals(base) ? statsBase
-            : ServerStats.accepted(direct) >= 0 ? direct : null;
-        int expect = expected.get(scenario);
-        Path scenarioCa = sc.onCaddy() ? (url == null ? null : Path.of(System.getenv("STRAND_TLS_CA")))
-            : embedded == null ? null : embedded.ca();
-        if (url != null && embedded != null && !sc.onCaddy()) {
-          // Straight to the server, not through a shaped link: it is the server's JIT that warms up.
-          warmServer(direct.resolve(sc.path()), sc, scenarioCa, expect, progress);
-          progress.advance(warmupFor(sc));
-        }
-        for (int r = 0; r < repeat; r++) {
-          List<Cell> cells = runs.get(r);
-          String logSuffix = repeat == 1 ? "" : "-run" + (r + 1);
-          for (String client : r % 2 == 0 ? runClients : runClients.reversed()) {
-            if (sc.handshake() && !client.equals("strand") && !client.startsWith("fake")) {
-              continue; // strand-only by design (the report's method says so), so no n/a rows either
-            }
-            step++;
-            progress.step("[" + step + "/" + steps + "]");
-            String na = notApplicable(client, sc, url);
-            if (na != null) {
-              String kind = REFERENCES.contains(client) ? "reference" : client.startsWith("fake") ? "fake" : "java";
-              for (int c : concurrency) {
-                cells.add(Cell.notApplicable(client, kind, scenario, c, na));
-              }
-              continue;
-            }
-            if (client.equals("h2load")) {
-              for (int c : concurrency) {
-                cells.add(H2loadRunner.level(url, scenario, c, re, each, batches, scenarioStats, progress::update));
-              }
-            } else if (client.equals("wrk")) {
-              for (int c : concurrency) {
-                cells.add(WrkRunner.level(url, scenario, c, re, each, batches, scenarioStats, progress::update));
-              }
-            } else if (PythonRunner.named(client) != null) {
-              cells.addAll(PythonRunner.named(client).run(url, scenario, concurrency, expect, warm, re, each, batches,
-                  scenarioStats, progress::update, logs.resolve(client + logSuffix + ".log")));
-            } else {
-              cells.addAll(javaClient(client, url, sc, expect, scenarioStats, scenarioCa, progress, logs, logSuffix));
-            }
-            progress.advance(plannedSeconds(client, sc, url)); // steps skipped above had none planned
-          }
-        }
-      }
+      Servers servers = new Servers(base, statsBase, embedded, links);
+      List<List<Cell>> runs = measure(servers, runClients, progress, logs);
       progress.done();
       List<Cell> cells = repeat == 1 ? runs.get(0) : Repeats.combine(runs);
 
-      String finished = DateTimeFormatter.ISO_INSTANT.format(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
       notes.add("Load average (1 min) at the end: " + loadAverage() + " on "
           + Runtime.getRuntime().availableProcessors() + " cores; anything else running skews the numbers.");
-      Results.Meta meta = new Results.Meta(started, finished, preset(), machineDesc, "java " + Runtime.version() + " ("
+      Results.Meta meta = new Results.Meta(started, now(), preset(), machineDesc, "java " + Runtime.version() + " ("
           + System.getProperty("java.vm.name") + ")", serverDesc, server == null, scenarios, concurrency, runClients,
           warmup, rewarm, duration, batches, timeout, repeat, notes);
       List<List<Cell>> eachRun = repeat == 1 ? List.of() : runs;
@@ -454,6 +318,191 @@ public final class BenchMain implements Callable<Integer> {
         embedded.close();
       }
     }
+  }
+
+  /** What a run's cells are measured against: the server (or the external one), its /stats, and the links. */
+  private record Servers(URI base, URI statsBase, ServerProcess embedded, ShapedLinks links) {
+    /** Where {@code sc} is reached by the clients (through a link, if any), or null when nothing serves it. */
+    URI on(Scenario sc) {
+      return links.through(direct(sc), sc.wire());
+    }
+
+    URI direct(Scenario sc) {
+      return serverFor(sc, base, embedded);
+    }
+  }
+
+  /** Why the options cannot run, or null. */
+  private String invalidOptions() {
+    for (String c : clients) {
+      if (!Clients.isKnown(c) && !REFERENCES.contains(c)) {
+        return "unknown client \"" + c + "\"; known: " + Clients.javaClients() + " + " + REFERENCES;
+      }
+    }
+    if (concurrency.stream().anyMatch(c -> c < 1) || batches < 1 || duration <= 0 || repeat < 1) {
+      return "concurrency, batches, duration and repeat must be positive";
+    }
+    return null;
+  }
+
+  /** The report's notes on how this run measures, before anything ran. */
+  private List<String> methodNotes() {
+    List<String> notes = new ArrayList<>();
+    if (scenarios.stream().anyMatch(x -> Scenario.of(x).handshake())) {
+      notes.add("handshake-jdk / handshake-openssl: strand only, Connection: close and no keep-alive, so every "
+          + "request is a new TCP connection and a TLS handshake, resuming the previous connection's session; "
+          + "full-handshake-jdk / full-handshake-openssl: the same with Tls.sessionResumption(false), so every "
+          + "handshake is a full one (certificate chain sent and verified against the test CA): req/s = "
+          + "handshakes/s, CPU µs/req = client CPU µs per handshake (and request), latency = one connection's "
+          + "set-up and request.");
+    }
+    if (repeat > 1) {
+      notes.add("--repeat " + repeat + ": every client ran " + repeat + " times, each in a fresh JVM, the clients' "
+          + "order reversed every other run. A cell's req/s, CPU and latency are medians over the runs; its range "
+          + "spans the runs' medians.");
+    }
+    if (quick || smoke) {
+      notes.add("Preset " + preset() + ": indicative only (short warm-up, few levels and batches). "
+          + "Run without --" + preset() + " for every peer at every level, or with --full for every scenario.");
+    }
+    return notes;
+  }
+
+  /** The embedded servers as the report's header names them; trusts their CA for the /stats probes. */
+  private String describe(ServerProcess embedded, boolean tlsServers) {
+    String desc = "embedded strand-testkit TestServer at " + embedded.baseUri() + ", own JVM, " + serverThreads
+        + " I/O thread(s), " + embedded.transport();
+    if (tlsServers) {
+      ServerStats.trust(embedded.ca());
+      desc += "; HTTPS (ALPN h2 + http/1.1, test CA, JDK TLS) at " + embedded.tlsUri() + " and h2c at "
+          + embedded.h2cUri() + ", both SETTINGS_MAX_CONCURRENT_STREAMS " + ServerMain.MAX_STREAMS
+          + "; HTTP/3 (Netty QUIC, initial_max_streams_bidi " + ServerMain.MAX_STREAMS + ") at " + embedded.h3Uri();
+    }
+    return desc;
+  }
+
+  /**
+   * The clients asked for that can run here, each with its setup line; a reference that is not installed is
+   * left out with a note saying so.
+   */
+  private List<String> runnableClients(List<String> notes, Map<String, String> setups) {
+    List<String> runClients = new ArrayList<>();
+    for (String c : clients) {
+      switch (ClientKind.of(c)) {
+        case WRK -> {
+          if (!WrkRunner.available()) {
+            notes.add("wrk is not installed (Debian package wrk): no C reference in this run.");
+            continue;
+          }
+          setups.put(c, WrkRunner.SETUP);
+        }
+        case H2LOAD -> {
+          if (!H2loadRunner.available()) {
+            notes.add("h2load is not installed (Debian package nghttp2-client): no HTTP/2 reference in this run.");
+            continue;
+          }
+          setups.put(c, H2loadRunner.SETUP);
+        }
+        case PYTHON -> {
+          PythonRunner python = PythonRunner.named(c);
+          if (!python.available()) {
+            notes.add(python.missing());
+            continue;
+          }
+          setups.put(c, python.setup());
+        }
+        case JAVA, FAKE -> setups.put(c, Clients.get(c).setup());
+      }
+      runClients.add(c);
+    }
+    return runClients;
+  }
+
+  /** Every scenario with every client, {@code --repeat} times: the cells of each run. */
+  private List<List<Cell>> measure(Servers servers, List<String> runClients, Progress progress, Path logs)
+      throws Exception {
+    Map<String, Integer> expected = new LinkedHashMap<>();
+    for (String scenario : scenarios) {
+      // Same endpoint, same bytes on every server: probe the cleartext one (Caddy's /small.json is /small).
+      Scenario sc = Scenario.of(scenario);
+      expected.put(scenario, probeLength(servers.base().resolve(sc.onCaddy() ? "/small" : sc.path())));
+    }
+    List<List<Cell>> runs = new ArrayList<>();
+    for (int r = 0; r < repeat; r++) {
+      runs.add(new ArrayList<>());
+    }
+    int steps = scenarios.size() * runClients.size() * repeat;
+    double planned = 0;
+    for (String scenario : scenarios) {
+      Scenario sc = Scenario.of(scenario);
+      URI on = servers.on(sc);
+      planned += on != null && servers.embedded() != null && !sc.onCaddy() ? warmupFor(sc) : 0;
+      for (String client : runClients) {
+        planned += repeat * plannedSeconds(client, sc, on == null ? null : on.resolve(sc.path()));
+      }
+    }
+    progress.plan(planned);
+    int step = 0;
+    for (String scenario : scenarios) {
+      Scenario sc = Scenario.of(scenario);
+      URI direct = servers.direct(sc);
+      URI on = servers.on(sc);
+      URI url = on == null ? null : on.resolve(sc.path());
+      URI scenarioStats = on == null ? null : direct.equals(servers.base()) ? servers.statsBase()
+          : ServerStats.accepted(direct) >= 0 ? direct : null;
+      int expect = expected.get(scenario);
+      ServerProcess embedded = servers.embedded();
+      Path scenarioCa = sc.onCaddy() ? (url == null ? null : Path.of(System.getenv("STRAND_TLS_CA")))
+          : embedded == null ? null : embedded.ca();
+      if (url != null && embedded != null && !sc.onCaddy()) {
+        // Straight to the server, not through a shaped link: it is the server's JIT that warms up.
+        warmServer(direct.resolve(sc.path()), sc, scenarioCa, expect, progress);
+        progress.advance(warmupFor(sc));
+      }
+      Target target = new Target(sc, url, expect, scenarioStats, scenarioCa);
+      for (int r = 0; r < repeat; r++) {
+        String logSuffix = repeat == 1 ? "" : "-run" + (r + 1);
+        for (String client : r % 2 == 0 ? runClients : runClients.reversed()) {
+          if (sc.handshake() && !client.equals("strand") && ClientKind.of(client) != ClientKind.FAKE) {
+            continue; // strand-only by design (the report's method says so), so no n/a rows either
+          }
+          step++;
+          progress.step("[" + step + "/" + steps + "]");
+          runs.get(r).addAll(cells(client, target, progress, logs, logSuffix));
+          progress.advance(plannedSeconds(client, sc, url)); // steps skipped above had none planned
+        }
+      }
+    }
+    return runs;
+  }
+
+  /** One scenario as the clients reach it: its URL (null when nothing serves it), body length, /stats and CA. */
+  private record Target(Scenario sc, URI url, int expect, URI stats, Path ca) {}
+
+  /** {@code client}'s cells on {@code t}, one per level: measured, or why not. */
+  private List<Cell> cells(String client, Target t, Progress progress, Path logs, String logSuffix) {
+    String scenario = t.sc().name();
+    ClientKind kind = ClientKind.of(client);
+    String na = notApplicable(client, t.sc(), t.url());
+    if (na != null) {
+      return concurrency.stream().map(c -> Cell.notApplicable(client, kind.cellKind(), scenario, c, na)).toList();
+    }
+    Duration re = secs(rewarm);
+    Duration each = secs(duration);
+    return switch (kind) {
+      case H2LOAD -> concurrency.stream().map(c -> H2loadRunner.level(t.url(), scenario, c, re, each, batches,
+          t.stats(), progress::update)).toList();
+      case WRK -> concurrency.stream().map(c -> WrkRunner.level(t.url(), scenario, c, re, each, batches,
+          t.stats(), progress::update)).toList();
+      case PYTHON -> PythonRunner.named(client).run(t.url(), scenario, concurrency, t.expect(), secs(warmup), re,
+          each, batches, t.stats(), progress::update, logs.resolve(client + logSuffix + ".log"));
+      case JAVA, FAKE -> javaClient(client, t.url(), t.sc(), t.expect(), t.stats(), t.ca(), progress, logs,
+          logSuffix);
+    };
+  }
+
+  private static String now() {
+    return DateTimeFormatter.ISO_INSTANT.format(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
   }
 
   private Path outDir() {
@@ -506,19 +555,16 @@ public final class BenchMain implements Callable<Integer> {
     if (url == null) {
       return "TLS and h2c scenarios need the embedded server";
     }
-    if (sc.wire() == dev.strand.bench.clients.Wire.H3 && REFERENCES.contains(client)) {
+    ClientKind kind = ClientKind.of(client);
+    if (sc.wire() == dev.strand.bench.clients.Wire.H3 && kind.cellKind().equals("reference")) {
       return "no HTTP/3";
     }
-    if (client.equals("wrk")) {
-      return sc.wire().h2() ? "HTTP/1.1 only" : sc.handshake() ? "no per-request new connection" : null;
-    }
-    if (client.equals("h2load")) {
-      return sc.wire().h2() ? null : "HTTP/2 reference only";
-    }
-    if (PythonRunner.named(client) != null) {
-      return sc.wire() == dev.strand.bench.clients.Wire.H1 ? null : "cleartext HTTP/1.1 only in this bench";
-    }
-    return Clients.unsupported(client, sc.wire(), sc.handshake());
+    return switch (kind) {
+      case WRK -> sc.wire().h2() ? "HTTP/1.1 only" : sc.handshake() ? "no per-request new connection" : null;
+      case H2LOAD -> sc.wire().h2() ? null : "HTTP/2 reference only";
+      case PYTHON -> sc.wire() == dev.strand.bench.clients.Wire.H1 ? null : "cleartext HTTP/1.1 only in this bench";
+      case JAVA, FAKE -> Clients.unsupported(client, sc.wire(), sc.handshake());
+    };
   }
 
   /** Where {@code sc} is served: the embedded server's listener for its wire, or Caddy; null when there is none. */
@@ -533,14 +579,14 @@ public final class BenchMain implements Callable<Integer> {
 
   /** How long {@code client} on {@code sc} should take by the options, for the progress line's estimate. */
   private double plannedSeconds(String client, Scenario sc, URI url) {
+    ClientKind kind = ClientKind.of(client);
     if (notApplicable(client, sc, url) != null
-        || sc.handshake() && !client.equals("strand") && !client.startsWith("fake")) {
+        || sc.handshake() && !client.equals("strand") && kind != ClientKind.FAKE) {
       return 0;
     }
     int n = concurrency.size();
     double measured = n * batches * duration;
-    return client.equals("wrk") || client.equals("h2load") ? measured + n * rewarm
-        : measured + warmupFor(sc) + (n - 1) * rewarm;
+    return kind.perLevel() ? measured + n * rewarm : measured + warmupFor(sc) + (n - 1) * rewarm;
   }
 
   /**
@@ -601,7 +647,7 @@ public final class BenchMain implements Callable<Integer> {
       }
     }
     for (int i = cells.size(); i < concurrency.size(); i++) {
-      cells.add(Cell.failed(client, client.startsWith("fake") ? "fake" : "java", scenario, concurrency.get(i),
+      cells.add(Cell.failed(client, ClientKind.of(client).cellKind(), scenario, concurrency.get(i),
           o.describeFailure()));
     }
     return cells;
