@@ -279,6 +279,9 @@ public final class BenchMain implements Callable<Integer> {
         embedded = ServerProcess.start(serverThreads, tlsServers ? dir.resolve("pki").toAbsolutePath() : null);
         base = embedded.baseUri();
         serverDesc = describe(embedded, tlsServers);
+        if (tlsServers) {
+          ServerStats.trust(embedded.ca()); // for the /stats probes of the TLS listener
+        }
       }
       URI statsBase = ServerStats.accepted(base) >= 0 ? base : null;
       if (statsBase == null) {
@@ -368,12 +371,11 @@ public final class BenchMain implements Callable<Integer> {
     return notes;
   }
 
-  /** The embedded servers as the report's header names them; trusts their CA for the /stats probes. */
+  /** The embedded servers as the report's header names them. */
   private String describe(ServerProcess embedded, boolean tlsServers) {
     String desc = "embedded strand-testkit TestServer at " + embedded.baseUri() + ", own JVM, " + serverThreads
         + " I/O thread(s), " + embedded.transport();
     if (tlsServers) {
-      ServerStats.trust(embedded.ca());
       desc += "; HTTPS (ALPN h2 + http/1.1, test CA, JDK TLS) at " + embedded.tlsUri() + " and h2c at "
           + embedded.h2cUri() + ", both SETTINGS_MAX_CONCURRENT_STREAMS " + ServerMain.MAX_STREAMS
           + "; HTTP/3 (Netty QUIC, initial_max_streams_bidi " + ServerMain.MAX_STREAMS + ") at " + embedded.h3Uri();
@@ -556,7 +558,7 @@ public final class BenchMain implements Callable<Integer> {
       return "TLS and h2c scenarios need the embedded server";
     }
     ClientKind kind = ClientKind.of(client);
-    if (sc.wire() == dev.strand.bench.clients.Wire.H3 && kind.cellKind().equals("reference")) {
+    if (sc.wire() == dev.strand.bench.clients.Wire.H3 && kind.isReference()) {
       return "no HTTP/3";
     }
     return switch (kind) {

@@ -46,6 +46,12 @@ enum ClientKind {
     return cellKind;
   }
 
+
+  /** wrk, h2load or a Python client: not Java, run by a runner of its own. */
+  boolean isReference() {
+    return this == WRK || this == H2LOAD || this == PYTHON;
+  }
+
   /** A reference measured level by level with no warm-up of its own (the native tools). */
   boolean perLevel() {
     return this == WRK || this == H2LOAD;

@@ -36,6 +36,7 @@ class ClientKindTest {
   void everyReferenceIsAKindOfReference() {
     for (String r : BenchMain.REFERENCES) {
       assertEquals("reference", ClientKind.of(r).cellKind(), r);
+      assertTrue(ClientKind.of(r).isReference(), r);
     }
   }
 }
