@@ -2,6 +2,7 @@ package dev.strand;
 
 import dev.strand.internal.sse.EventParser;
 import dev.strand.internal.sse.Reconnector;
+import dev.strand.spi.StreamingResponses;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -87,7 +88,7 @@ public final class EventStream implements AutoCloseable, Iterable<ServerSentEven
     while ((event = parser.poll()) == null && !ended && !closed) {
       HttpException broke = null;
       try {
-        byte[] chunk = response.status() == 204 ? null : response.responseBody().readChunk();
+        byte[] chunk = response.status() == 204 ? null : StreamingResponses.body(response).readChunk();
         if (chunk != null) {
           parser.feed(chunk);
           continue;

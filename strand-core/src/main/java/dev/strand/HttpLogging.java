@@ -1,7 +1,9 @@
 package dev.strand;
 
+import dev.strand.internal.body.ForwardingBody;
 import dev.strand.internal.client.Urls;
 import dev.strand.spi.ResponseBody;
+import dev.strand.spi.StreamingResponses;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -118,7 +120,7 @@ public final class HttpLogging implements Interceptor {
   }
 
   private StreamingResponse logResponse(StreamingResponse r, long ms) {
-    long length = r.responseBody().contentLength();
+    long length = StreamingResponses.body(r).contentLength();
     log("<-- " + r.status() + (r.reason().isEmpty() ? "" : " " + r.reason()) + " " + url(r.request().url()) + " ("
         + ms + " ms, " + (length >= 0 ? length + "-byte" : "unknown-length") + " body)");
     if (level.compareTo(Level.HEADERS) < 0) {
@@ -129,7 +131,7 @@ public final class HttpLogging implements Interceptor {
       log("<-- END HTTP");
       return r;
     }
-    return r.withBody(r.headers(), new LoggedBody(r.responseBody(), r.headers()));
+    return StreamingResponses.withBody(r, r.headers(), new LoggedBody(StreamingResponses.body(r), r.headers()));
   }
 
   private void logHeaders(Headers headers) {
@@ -216,52 +218,40 @@ public final class HttpLogging implements Interceptor {
   }
 
   /** Copies the first bytes the caller reads, and logs them and the size once the body ends or closes. */
-  private final class LoggedBody implements ResponseBody {
-    private final ResponseBody body;
+  private final class LoggedBody extends ForwardingBody {
     private final Headers headers;
     private final ByteArrayOutputStream head = new ByteArrayOutputStream();
     private long total;
     private boolean logged;
 
     LoggedBody(ResponseBody body, Headers headers) {
-      this.body = body;
+      super(body);
       this.headers = headers;
     }
 
     @Override
-    public long contentLength() {
-      return body.contentLength();
-    }
-
-    @Override
-    public CompletableFuture<byte[]> readAll(long maxBytes) {
-      return body.readAll(maxBytes).whenComplete((bytes, error) -> {
-        if (bytes != null) {
-          keep(bytes);
-          done(true);
-        } else {
-          done(false);
-        }
-      });
-    }
-
-    @Override
-    public byte[] readChunk() {
-      byte[] chunk = body.readChunk();
-      if (chunk == null) {
-        done(true);
-      } else {
-        keep(chunk);
-      }
-      return chunk;
-    }
-
-    private synchronized void keep(byte[] bytes) {
-      total += bytes.length;
+    protected synchronized void read(byte[] piece) {
+      total += piece.length;
       int room = maxBodyBytes + 3 - head.size(); // 3 more: a UTF-8 sequence cut at the cap
       if (room > 0) {
-        head.write(bytes, 0, Math.min(room, bytes.length));
+        head.write(piece, 0, Math.min(room, piece.length));
       }
+    }
+
+    @Override
+    protected void ended() {
+      done(true);
+    }
+
+    @Override
+    protected RuntimeException failed(RuntimeException failure) {
+      done(false);
+      return failure;
+    }
+
+    @Override
+    protected void closed() {
+      done(false);
     }
 
     private void done(boolean ended) {
@@ -279,17 +269,6 @@ public final class HttpLogging implements Interceptor {
         log(bodyText(first, size, headers));
       }
       log(ended ? "<-- END HTTP (" + size + "-byte body)" : "<-- END HTTP (body closed after " + size + " bytes)");
-    }
-
-    @Override
-    public Headers trailers() {
-      return body.trailers();
-    }
-
-    @Override
-    public void close() {
-      body.close();
-      done(false);
     }
   }
 

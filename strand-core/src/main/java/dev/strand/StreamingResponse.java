@@ -37,7 +37,7 @@ public final class StreamingResponse implements ResponseHead, AutoCloseable {
   private boolean chunksTaken;
 
   // Private: transports reach it through dev.strand.spi.StreamingResponses (a private lookup), so the
-  // user API has no way to build a response around a raw ResponseBody.
+  // user API has no way to build a response around a raw ResponseBody, nor to take one out.
   private StreamingResponse(Request request, int status, String reason, Headers headers, Version version,
       ResponseBody body, SSLSession sslSession) {
     this.request = request;
@@ -58,8 +58,9 @@ public final class StreamingResponse implements ResponseHead, AutoCloseable {
         response.version(), ResponseBody.of(response.bytes()), response.sslSession().orElse(null));
   }
 
-  /** The same head with another body (for example a decompressing view of this one). */
-  public StreamingResponse withBody(Headers headers, ResponseBody body) {
+  // The same head with another body (for example a decompressing view of this one). Private, as the
+  // constructor: the client's layers reach it through StreamingResponses.withBody.
+  private StreamingResponse withBody(Headers headers, ResponseBody body) {
     return new StreamingResponse(request, status, reason, headers, version, body, sslSession);
   }
 
@@ -106,8 +107,8 @@ public final class StreamingResponse implements ResponseHead, AutoCloseable {
     return body.trailers();
   }
 
-  /** The body source itself, for code that drives reading (the client, adapters). */
-  public ResponseBody responseBody() {
+  // The body source itself, for the client's layers (through StreamingResponses.body); users read body() or chunks().
+  private ResponseBody responseBody() {
     return body;
   }
 

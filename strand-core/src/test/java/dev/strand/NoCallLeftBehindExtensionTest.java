@@ -1,5 +1,6 @@
 package dev.strand;
 
+import dev.strand.spi.StreamingResponses;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
@@ -64,7 +65,7 @@ class NoCallLeftBehindExtensionTest {
       }
       try (Client c = Client.builder().build();
           StreamingResponse r = c.stream(Request.get(server.url("/small")))) {
-        r.responseBody().close();
+        StreamingResponses.body(r).close();
       }
     }
   }

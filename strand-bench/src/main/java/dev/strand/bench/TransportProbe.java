@@ -4,6 +4,7 @@ import dev.strand.Limits;
 import dev.strand.NettyTransport;
 import dev.strand.Request;
 import dev.strand.Timeout;
+import dev.strand.spi.StreamingResponses;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
@@ -94,7 +95,7 @@ public final class TransportProbe {
         continue;
       }
       t.send(request)
-          .thenCompose(r -> r.responseBody().readAll(1 << 20))
+          .thenCompose(r -> StreamingResponses.body(r).readAll(1 << 20))
           .whenComplete((body, e) -> {
             if (e != null) {
               failed.incrementAndGet();

@@ -11,7 +11,11 @@ import javax.net.ssl.SSLSession;
 
 /**
  * Builds the {@link StreamingResponse} that a {@link Transport} delivers: the response head as it
- * arrived, with the body still to be read from the transport's {@link ResponseBody}.
+ * arrived, with the body still to be read from the transport's {@link ResponseBody}. The one door
+ * between the two: code that layers over a transport (an adapter driving reads itself, a view that
+ * decodes or counts the bytes) takes the body out with {@link #body} and puts a new one in with
+ * {@link #withBody}; users read a response's body through {@link StreamingResponse#body()} and
+ * {@link StreamingResponse#chunks()}, and never see a {@code ResponseBody}.
  *
  * {@snippet :
  * return CompletableFuture.completedFuture(
@@ -22,7 +26,22 @@ public final class StreamingResponses {
   // StreamingResponse keeps its constructor private, so that the user API offers no way to wrap a raw
   // ResponseBody. This class is in the same module, where a private lookup needs no opened package;
   // a static final handle compiles to a direct call.
-  private static final MethodHandle NEW = constructor();
+  private static final MethodHandle NEW;
+  private static final MethodHandle BODY;
+  private static final MethodHandle WITH_BODY;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(StreamingResponse.class, MethodHandles.lookup());
+      NEW = lookup.findConstructor(StreamingResponse.class, MethodType.methodType(void.class, Request.class,
+          int.class, String.class, Headers.class, Version.class, ResponseBody.class, SSLSession.class));
+      BODY = lookup.findVirtual(StreamingResponse.class, "responseBody", MethodType.methodType(ResponseBody.class));
+      WITH_BODY = lookup.findVirtual(StreamingResponse.class, "withBody",
+          MethodType.methodType(StreamingResponse.class, Headers.class, ResponseBody.class));
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   private StreamingResponses() {}
 
@@ -46,20 +65,37 @@ public final class StreamingResponses {
       ResponseBody body, SSLSession sslSession) {
     try {
       return (StreamingResponse) NEW.invokeExact(request, status, reason, headers, version, body, sslSession);
-    } catch (RuntimeException | Error e) {
-      throw e;
     } catch (Throwable e) {
-      throw new AssertionError("the constructor declares no checked exception", e);
+      throw rethrown(e);
     }
   }
 
-  private static MethodHandle constructor() {
+  /** The body of {@code response}, still to be read; whoever reads it reads the response's body. */
+  public static ResponseBody body(StreamingResponse response) {
     try {
-      return MethodHandles.privateLookupIn(StreamingResponse.class, MethodHandles.lookup()).findConstructor(
-          StreamingResponse.class, MethodType.methodType(void.class, Request.class, int.class, String.class,
-              Headers.class, Version.class, ResponseBody.class, SSLSession.class));
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
+      return (ResponseBody) BODY.invokeExact(response);
+    } catch (Throwable e) {
+      throw rethrown(e);
     }
+  }
+
+  /**
+   * {@code response}'s head with other header fields and another body, for example a decompressing
+   * view of its own; {@code response} is not to be read after this.
+   */
+  public static StreamingResponse withBody(StreamingResponse response, Headers headers, ResponseBody body) {
+    try {
+      return (StreamingResponse) WITH_BODY.invokeExact(response, headers, body);
+    } catch (Throwable e) {
+      throw rethrown(e);
+    }
+  }
+
+  // invokeExact declares Throwable; the constructor and methods it calls declare no checked exception.
+  private static Error rethrown(Throwable e) {
+    if (e instanceof RuntimeException unchecked) {
+      throw unchecked;
+    }
+    return e instanceof Error error ? error : new AssertionError("no checked exception is declared", e);
   }
 }

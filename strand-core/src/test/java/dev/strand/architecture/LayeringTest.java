@@ -10,6 +10,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.strand.spi.ResponseBody;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +62,17 @@ class LayeringTest {
         .and().arePublic().and().areDeclaredInClassesThat().arePublic()
         .should().notHaveRawReturnType(internal)
         .andShould().notHaveRawParameterTypes(DescribedPredicate.anyElementThat(internal))
+        .check(core);
+  }
+
+  /** Users read a body through the response; the transport's ResponseBody is met in dev.strand.spi alone. */
+  @Test
+  void theUserApiHandsOutNoTransportBody() {
+    DescribedPredicate<JavaClass> transportBody = JavaClass.Predicates.equivalentTo(ResponseBody.class);
+    methods().that().areDeclaredInClassesThat().resideInAPackage("dev.strand")
+        .and().arePublic().and().areDeclaredInClassesThat().arePublic()
+        .should().notHaveRawReturnType(transportBody)
+        .andShould().notHaveRawParameterTypes(DescribedPredicate.anyElementThat(transportBody))
         .check(core);
   }
 

@@ -1,5 +1,6 @@
 package dev.strand.transport;
 
+import dev.strand.spi.StreamingResponses;
 import static dev.strand.transport.TransportFixture.fetch;
 import static dev.strand.transport.TransportFixture.get;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -27,8 +28,8 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Request and response bodies end to end: framing both ways, large streams, 100-continue. */
 @ExtendWith(NettyLeakDetectorExtension.class)
@@ -132,10 +133,10 @@ class BodiesTest {
     assertTrue(size > Runtime.getRuntime().maxMemory(), "the body must not fit in the test heap");
     try (NettyTransport t = TransportFixture.transport(2)) {
       try (StreamingResponse r = t.send(get(server.get(), "/bytes/" + size)).get(10, TimeUnit.SECONDS)) {
-        assertEquals(size, r.responseBody().contentLength());
+        assertEquals(size, StreamingResponses.body(r).contentLength());
         long total = 0;
         byte[] chunk;
-        while ((chunk = r.responseBody().readChunk()) != null) {
+        while ((chunk = StreamingResponses.body(r).readChunk()) != null) {
           total += chunk.length;
         }
         assertEquals(size, total);
@@ -151,7 +152,7 @@ class BodiesTest {
       StreamingResponse r = t.send(head).get(10, TimeUnit.SECONDS);
       assertEquals(200, r.status());
       assertEquals(String.valueOf(Payloads.BIG.length), r.headers().first("content-length"));
-      assertNull(r.responseBody().readChunk());
+      assertNull(StreamingResponses.body(r).readChunk());
       Response noContent = fetch(t, get(server.get(), "/status/204"));
       assertEquals(204, noContent.status());
       assertEquals(0, noContent.bytes().length);
@@ -166,9 +167,9 @@ class BodiesTest {
     try (NettyTransport t = TransportFixture.transport(1)) {
       // Larger than what is read ahead, so the body cannot have ended before readAll is called.
       StreamingResponse known = t.send(get(server.get(), "/bytes/2000000")).get(10, TimeUnit.SECONDS);
-      assertInstanceOf(ProtocolException.class, TransportFixture.failure(known.responseBody().readAll(1000)));
+      assertInstanceOf(ProtocolException.class, TransportFixture.failure(StreamingResponses.body(known).readAll(1000)));
       StreamingResponse chunked = t.send(get(server.get(), "/chunked/2000000")).get(10, TimeUnit.SECONDS);
-      Throwable e = TransportFixture.failure(chunked.responseBody().readAll(1000));
+      Throwable e = TransportFixture.failure(StreamingResponses.body(chunked).readAll(1000));
       assertInstanceOf(ProtocolException.class, e);
       assertTrue(e.getMessage().contains("exceeds the limit of 1000 bytes"), e.getMessage());
       TransportFixture.awaitStats(t, s -> s.open() == 0);

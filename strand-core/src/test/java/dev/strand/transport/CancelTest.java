@@ -1,5 +1,6 @@
 package dev.strand.transport;
 
+import dev.strand.spi.StreamingResponses;
 import static dev.strand.transport.TransportFixture.fetch;
 import static dev.strand.transport.TransportFixture.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,7 +48,7 @@ class CancelTest {
       assertEquals(1, t.stats().pending());
       assertTrue(waiting.cancel(true));
       assertEquals(0, t.stats().pending(), "out of line at once");
-      busy.get(10, TimeUnit.SECONDS).responseBody().readAll(1 << 20).get(10, TimeUnit.SECONDS);
+      StreamingResponses.body(busy.get(10, TimeUnit.SECONDS)).readAll(1 << 20).get(10, TimeUnit.SECONDS);
       ClientStats s = TransportFixture.awaitQuiet(t);
       assertEquals(1, s.idle(), "the connection went back to the pool, not to the cancelled waiter");
       assertEquals(1, s.connectionsOpened());
@@ -88,7 +89,7 @@ class CancelTest {
   void closingAStreamingResponseEarlyDiscardsTheConnection() throws Exception {
     try (NettyTransport t = TransportFixture.transport(2)) {
       StreamingResponse r = t.send(get(server.get(), "/bytes/10000000")).get(10, TimeUnit.SECONDS);
-      assertNotNull(r.responseBody().readChunk());
+      assertNotNull(StreamingResponses.body(r).readChunk());
       r.close();
       r.close();
       TransportFixture.awaitStats(t, s -> s.open() == 0);
@@ -100,7 +101,7 @@ class CancelTest {
   void closingAfterTheEndKeepsTheConnection() throws Exception {
     try (NettyTransport t = TransportFixture.transport(2)) {
       StreamingResponse r = t.send(get(server.get(), "/small")).get(10, TimeUnit.SECONDS);
-      while (r.responseBody().readChunk() != null) {
+      while (StreamingResponses.body(r).readChunk() != null) {
         // drain
       }
       r.close();
@@ -129,7 +130,7 @@ class CancelTest {
         } else if (i % 3 == 1) {
           f.thenAccept(StreamingResponse::close);
         } else {
-          f.thenCompose(r -> r.responseBody().readAll(1 << 20));
+          f.thenCompose(r -> StreamingResponses.body(r).readAll(1 << 20));
         }
       }
       ClientStats s = TransportFixture.awaitQuiet(t);

@@ -1,5 +1,6 @@
 package dev.strand.transport;
 
+import dev.strand.spi.StreamingResponses;
 import static dev.strand.transport.TransportFixture.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -41,7 +42,7 @@ class FaultsTest {
     assertEquals(s.open(), s.idle(), "no connection left in use: " + s);
     // The transport still works after the fault.
     StreamingResponse ok = transport.send(get(server.get(), "/small")).get(10, TimeUnit.SECONDS);
-    assertEquals(Payloads.SMALL.length, ok.responseBody().readAll(1 << 20).get(10, TimeUnit.SECONDS).length);
+    assertEquals(Payloads.SMALL.length, StreamingResponses.body(ok).readAll(1 << 20).get(10, TimeUnit.SECONDS).length);
     transport.close();
   }
 
@@ -55,7 +56,7 @@ class FaultsTest {
       return e.getCause();
     }
     try {
-      r.responseBody().readAll(Long.MAX_VALUE).get(10, TimeUnit.SECONDS);
+      StreamingResponses.body(r).readAll(Long.MAX_VALUE).get(10, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
       return e.getCause();
     }
@@ -121,7 +122,7 @@ class FaultsTest {
       assertEquals(200, r.status());
       assertEquals(140, r.headers().size() - (int) r.headers().toMap().keySet().stream()
           .filter(n -> !n.startsWith("x-filler")).count());
-      r.responseBody().readAll(1024).get(10, TimeUnit.SECONDS);
+      StreamingResponses.body(r).readAll(1024).get(10, TimeUnit.SECONDS);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.strand.transport;
 
+import dev.strand.spi.StreamingResponses;
 import static dev.strand.transport.TransportFixture.fetch;
 import static dev.strand.transport.TransportFixture.get;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -99,7 +100,7 @@ class KeepAliveTest {
       List<CompletableFuture<byte[]>> futures = new ArrayList<>();
       for (int round = 0; round < 5; round++) {
         for (int i = 0; i < 40; i++) {
-          futures.add(t.send(get(server.get(), "/small")).thenCompose(r -> r.responseBody().readAll(1 << 20)));
+          futures.add(t.send(get(server.get(), "/small")).thenCompose(r -> StreamingResponses.body(r).readAll(1 << 20)));
         }
         for (var f : futures) {
           assertArrayEquals(Payloads.SMALL, f.get(20, TimeUnit.SECONDS));

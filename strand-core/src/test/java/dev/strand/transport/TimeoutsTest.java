@@ -1,5 +1,6 @@
 package dev.strand.transport;
 
+import dev.strand.spi.StreamingResponses;
 import static dev.strand.transport.TransportFixture.failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -63,11 +64,11 @@ class TimeoutsTest {
       // 6 bytes, one every 100 ms: 500 ms in total, never 400 ms of silence.
       Request ok = get("/drip?bytes=6&delay=0&interval=100", TransportFixture.TIMEOUT.withRead(Duration.ofMillis(400)));
       StreamingResponse r = t.send(ok).get(10, TimeUnit.SECONDS);
-      assertEquals(6, r.responseBody().readAll(100).get(10, TimeUnit.SECONDS).length);
+      assertEquals(6, StreamingResponses.body(r).readAll(100).get(10, TimeUnit.SECONDS).length);
 
       Request slow = get("/drip?bytes=3&delay=0&interval=1500", TransportFixture.TIMEOUT.withRead(Duration.ofMillis(300)));
       StreamingResponse r2 = t.send(slow).get(10, TimeUnit.SECONDS);
-      Throwable e = failure(r2.responseBody().readAll(100));
+      Throwable e = failure(StreamingResponses.body(r2).readAll(100));
       assertInstanceOf(ReadTimeoutException.class, e);
     }
   }
@@ -78,11 +79,11 @@ class TimeoutsTest {
       int size = 4 * 1024 * 1024;
       Request r = get("/bytes/" + size, TransportFixture.TIMEOUT.withRead(Duration.ofMillis(200)));
       try (StreamingResponse resp = t.send(r).get(10, TimeUnit.SECONDS)) {
-        long total = resp.responseBody().readChunk().length;
+        long total = StreamingResponses.body(resp).readChunk().length;
         // The consumer dawdles longer than the read timeout while reading is paused by backpressure.
         Thread.sleep(600);
         byte[] chunk;
-        while ((chunk = resp.responseBody().readChunk()) != null) {
+        while ((chunk = StreamingResponses.body(resp).readChunk()) != null) {
           total += chunk.length;
         }
         assertEquals(size, total);
@@ -157,7 +158,7 @@ class TimeoutsTest {
       assertInstanceOf(PoolTimeoutException.class, e);
       assertTrue(e.getMessage().contains("0.2 s"), e.getMessage());
       assertEquals(0, t.stats().pending());
-      busy.get(10, TimeUnit.SECONDS).responseBody().readAll(1 << 20).get(10, TimeUnit.SECONDS);
+      StreamingResponses.body(busy.get(10, TimeUnit.SECONDS)).readAll(1 << 20).get(10, TimeUnit.SECONDS);
       assertEquals(1, TransportFixture.awaitQuiet(t).idle());
     }
   }

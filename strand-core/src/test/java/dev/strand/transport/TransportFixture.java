@@ -1,5 +1,6 @@
 package dev.strand.transport;
 
+import dev.strand.spi.StreamingResponses;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.strand.ClientStats;
@@ -32,7 +33,7 @@ final class TransportFixture {
   /** Sends and reads the whole body, as a buffered call would. */
   static Response fetch(NettyTransport t, Request request) throws Exception {
     StreamingResponse r = t.send(request).get(20, TimeUnit.SECONDS);
-    byte[] body = r.responseBody().readAll(Long.MAX_VALUE).get(20, TimeUnit.SECONDS);
+    byte[] body = StreamingResponses.body(r).readAll(Long.MAX_VALUE).get(20, TimeUnit.SECONDS);
     return Response.builder(r.status()).headers(r.headers()).version(r.version()).body(body).request(request).build();
   }
 

@@ -2,6 +2,7 @@ package dev.strand.spring;
 
 import dev.strand.StreamingResponse;
 import java.net.HttpCookie;
+import java.util.Iterator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -38,19 +39,18 @@ final class StrandReactiveResponse extends AbstractClientHttpResponse {
   }
 
   private static Flux<DataBuffer> body(StreamingResponse response, Scheduler scheduler) {
-    return Flux.<DataBuffer, StreamingResponse>generate(() -> response, (r, sink) -> {
+    return Flux.<DataBuffer, Iterator<byte[]>>generate(() -> response.chunks().iterator(), (chunks, sink) -> {
       try {
-        byte[] chunk = r.responseBody().readChunk();
-        if (chunk == null) {
-          sink.complete();
+        if (chunks.hasNext()) {
+          sink.next(DefaultDataBufferFactory.sharedInstance.wrap(chunks.next()));
         } else {
-          sink.next(DefaultDataBufferFactory.sharedInstance.wrap(chunk));
+          sink.complete();
         }
       } catch (RuntimeException e) {
         sink.error(Failures.map(e));
       }
-      return r;
-    }, StreamingResponse::close).subscribeOn(scheduler);
+      return chunks;
+    }, chunks -> response.close()).subscribeOn(scheduler);
   }
 
   private static MultiValueMap<String, ResponseCookie> cookies(StreamingResponse response) {

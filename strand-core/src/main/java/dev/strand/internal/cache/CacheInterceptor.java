@@ -87,19 +87,19 @@ public final class CacheInterceptor implements Interceptor {
   /** The network's response, stored while the caller reads it if it may be. */
   private StreamingResponse fromNetwork(Request request, StreamingResponse r, String key, long sentMillis, String forward) {
     String status = CACHE_NAME + "; fwd=" + forward + "; fwd-status=" + r.status();
-    long length = r.responseBody().contentLength();
+    long length = StreamingResponses.body(r).contentLength();
     if (!CachePolicy.storable(request, r) || length > maxEntryBytes) {
       if (CacheControl.parse(r.headers()).noStore()) {
         store.remove(key);
       }
-      return r.withBody(r.headers().toBuilder().add("Cache-Status", status).build(), r.responseBody());
+      return StreamingResponses.withBody(r, r.headers().toBuilder().add("Cache-Status", status).build(), StreamingResponses.body(r));
     }
     Headers head = r.headers();
     Headers vary = CachePolicy.varyRequestHeaders(request, head);
     long received = clock.millis();
-    ResponseBody body = new CachingBody(r.responseBody(), maxEntryBytes, bytes -> store.put(
+    ResponseBody body = new CachingBody(StreamingResponses.body(r), maxEntryBytes, bytes -> store.put(
         new CacheEntry(key, vary, r.status(), r.reason(), r.version(), head, bytes, sentMillis, received)));
-    return r.withBody(head.toBuilder().add("Cache-Status", status + "; stored").build(), body);
+    return StreamingResponses.withBody(r, head.toBuilder().add("Cache-Status", status + "; stored").build(), body);
   }
 
   private static StreamingResponse fromStore(CacheEntry e, Request request, long now, String what) {

@@ -1,9 +1,8 @@
 package dev.strand.internal.cache;
 
-import dev.strand.Headers;
+import dev.strand.internal.body.ForwardingBody;
 import dev.strand.spi.ResponseBody;
 import java.io.ByteArrayOutputStream;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
@@ -11,63 +10,50 @@ import java.util.function.Consumer;
  * end, so a response is stored while the caller reads it, whichever way. A body closed early, failing,
  * or longer than {@code limit} is not stored.
  */
-final class CachingBody implements ResponseBody {
-  private final ResponseBody body;
+final class CachingBody extends ForwardingBody {
   private final int limit;
   private final Consumer<byte[]> complete;
   private ByteArrayOutputStream copy = new ByteArrayOutputStream();
 
   CachingBody(ResponseBody body, int limit, Consumer<byte[]> complete) {
-    this.body = body;
+    super(body);
     this.limit = limit;
     this.complete = complete;
   }
 
   @Override
-  public long contentLength() {
-    return body.contentLength();
+  protected synchronized void read(byte[] piece) {
+    if (copy == null) {
+      return;
+    }
+    if (copy.size() + piece.length > limit) {
+      copy = null;
+    } else {
+      copy.write(piece, 0, piece.length);
+    }
   }
 
   @Override
-  public CompletableFuture<byte[]> readAll(long maxBytes) {
-    return body.readAll(maxBytes).thenApply(bytes -> {
-      if (bytes.length <= limit) {
-        complete.accept(bytes);
-      }
-      return bytes;
-    });
-  }
-
-  @Override
-  public byte[] readChunk() {
-    byte[] chunk = body.readChunk();
+  protected void ended() {
+    byte[] whole;
     synchronized (this) {
       if (copy == null) {
-        return chunk;
+        return;
       }
-      if (chunk == null) {
-        byte[] whole = copy.toByteArray();
-        copy = null;
-        complete.accept(whole);
-      } else if (copy.size() + chunk.length > limit) {
-        copy = null;
-      } else {
-        copy.write(chunk, 0, chunk.length);
-      }
-    }
-    return chunk;
-  }
-
-  @Override
-  public Headers trailers() {
-    return body.trailers();
-  }
-
-  @Override
-  public void close() {
-    synchronized (this) {
+      whole = copy.toByteArray();
       copy = null;
     }
-    body.close();
+    complete.accept(whole);
+  }
+
+  @Override
+  protected synchronized RuntimeException failed(RuntimeException failure) {
+    copy = null;
+    return failure;
+  }
+
+  @Override
+  protected synchronized void closed() {
+    copy = null;
   }
 }

@@ -1,10 +1,10 @@
 package dev.strand.internal.client;
 
 import dev.strand.ClientStats;
-import dev.strand.ProtocolException;
 import dev.strand.Cookie;
-import dev.strand.Interceptor;
 import dev.strand.CookieJar;
+import dev.strand.Interceptor;
+import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.Response;
 import dev.strand.RetryPolicy;
@@ -15,13 +15,14 @@ import dev.strand.internal.cookie.MemoryCookieJar;
 import dev.strand.internal.events.CallEvents;
 import dev.strand.internal.events.ListenerGuard;
 import dev.strand.spi.ResponseBody;
+import dev.strand.spi.StreamingResponses;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -130,7 +131,7 @@ public final class ClientEngine {
         r.close();
         return;
       }
-      ResponseBody body = r.responseBody();
+      ResponseBody body = StreamingResponses.body(r);
       call.reading(body);
       long limit = request.maxBodySize() >= 0 ? request.maxBodySize() : config.maxBodySize();
       body.readAll(limit).whenComplete((bytes, bodyError) -> {
@@ -188,8 +189,8 @@ public final class ClientEngine {
         return;
       }
       StreamingResponse r = call.hasDeadline() || call.events != null
-          ? head.withBody(head.headers(), new FinalBody(head.responseBody(), call)) : head;
-      call.reading(r.responseBody());
+          ? StreamingResponses.withBody(head, head.headers(), new FinalBody(StreamingResponses.body(head), call)) : head;
+      call.reading(StreamingResponses.body(r));
       then.apply(r, call).whenComplete((value, thenError) -> {
         if (thenError != null) {
           result.completeExceptionally(failure(thenError, r.request()));

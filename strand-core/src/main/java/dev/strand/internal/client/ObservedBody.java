@@ -1,63 +1,46 @@
 package dev.strand.internal.client;
 
-import dev.strand.Headers;
+import dev.strand.internal.body.ForwardingBody;
 import dev.strand.internal.events.CallEvents;
 import dev.strand.spi.ResponseBody;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A body as the transport delivered it, counted for the event listener: at its end the listener hears
  * {@code responseBodyReceived} with the bytes off the wire and {@code connectionReleased}; closed early,
- * only the latter.
+ * or failing, only the latter.
  */
-final class ObservedBody implements ResponseBody {
-  private final ResponseBody body;
+final class ObservedBody extends ForwardingBody {
   private final CallEvents events;
   private long bytes;
   private boolean finished;
 
   ObservedBody(ResponseBody body, CallEvents events) {
-    this.body = body;
+    super(body);
     this.events = events;
   }
 
   @Override
-  public long contentLength() {
-    return body.contentLength();
+  protected synchronized void read(byte[] piece) {
+    bytes += piece.length;
   }
 
   @Override
-  public CompletableFuture<byte[]> readAll(long maxBytes) {
-    return body.readAll(maxBytes).whenComplete((all, error) -> finish(error == null ? all.length : -1));
-  }
-
-  @Override
-  public byte[] readChunk() {
-    byte[] chunk;
-    try {
-      chunk = body.readChunk();
-    } catch (RuntimeException e) {
-      finish(-1);
-      throw e;
+  protected void ended() {
+    long total;
+    synchronized (this) {
+      total = bytes;
     }
-    if (chunk == null) {
-      finish(bytes);
-    } else {
-      synchronized (this) {
-        bytes += chunk.length;
-      }
-    }
-    return chunk;
+    finish(total);
   }
 
   @Override
-  public Headers trailers() {
-    return body.trailers();
+  protected RuntimeException failed(RuntimeException failure) {
+    finish(-1);
+    return failure;
   }
 
   @Override
-  public void close() {
-    body.close();
+  protected void closed() {
     finish(-1);
   }
 

@@ -2,6 +2,7 @@ package dev.strand.internal.client;
 
 import dev.strand.Response;
 import dev.strand.StreamingResponse;
+import dev.strand.spi.StreamingResponses;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -33,7 +34,7 @@ final class Responses {
    * reused. A body too large or failing to arrive is dropped; the call goes on without it.
    */
   static CompletableFuture<Response> drain(StreamingResponse r, long startNanos) {
-    return r.responseBody().readAll(SMALL_BODY).handle((bytes, error) -> {
+    return StreamingResponses.body(r).readAll(SMALL_BODY).handle((bytes, error) -> {
       if (error != null) {
         r.close();
       }

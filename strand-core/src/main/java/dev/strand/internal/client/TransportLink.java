@@ -5,6 +5,7 @@ import dev.strand.Request;
 import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.internal.events.CallEvents;
+import dev.strand.spi.StreamingResponses;
 import dev.strand.spi.Transport;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -47,10 +48,10 @@ final class TransportLink implements Link {
     return send(call, sent).thenCompose(r -> {
       ProgressReporter download = request.downloadProgress() == null ? null
           : new ProgressReporter(request.downloadProgress());
-      MeteredBody body = new MeteredBody(r.responseBody(), request, download,
+      MeteredBody body = new MeteredBody(StreamingResponses.body(r), request, download,
           rate > 0 ? new Throttle(rate, System::nanoTime) : null);
       call.meteredBody = body;
-      StreamingResponse metered = r.withBody(r.headers(), body);
+      StreamingResponse metered = StreamingResponses.withBody(r, r.headers(), body);
       return uploaded == null ? CompletableFuture.completedFuture(metered)
           : uploaded.flush().thenApply(flushed -> metered);
     });
@@ -75,7 +76,7 @@ final class TransportLink implements Link {
         if (e != null) {
           throw new CompletionException(wrap(e, request));
         }
-        return r.withBody(r.headers(), new ObservedBody(r.responseBody(), events));
+        return StreamingResponses.withBody(r, r.headers(), new ObservedBody(StreamingResponses.body(r), events));
       });
     }
     if (future.isDone() && !future.isCompletedExceptionally()) {

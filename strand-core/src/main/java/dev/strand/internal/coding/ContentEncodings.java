@@ -3,6 +3,7 @@ package dev.strand.internal.coding;
 import dev.strand.Headers;
 import dev.strand.Request;
 import dev.strand.StreamingResponse;
+import dev.strand.spi.StreamingResponses;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Locale;
@@ -44,9 +45,9 @@ public final class ContentEncodings {
     }
     Headers headers = response.headers().toBuilder().remove("Content-Encoding").remove("Content-Length").build();
     if (codings.length == 0) { // only "identity"
-      return response.withBody(headers, response.responseBody());
+      return StreamingResponses.withBody(response, headers, StreamingResponses.body(response));
     }
-    return response.withBody(headers, new DecodingResponseBody(response.responseBody(), codings, request));
+    return StreamingResponses.withBody(response, headers, new DecodingResponseBody(StreamingResponses.body(response), codings, request));
   }
 
   /** The codings in the order they were applied, without identity; null if one is not supported. */

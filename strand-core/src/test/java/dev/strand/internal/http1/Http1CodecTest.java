@@ -1,5 +1,6 @@
 package dev.strand.internal.http1;
 
+import dev.strand.spi.StreamingResponses;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -75,7 +76,7 @@ class Http1CodecTest {
     assertEquals("Made", r.reason());
     assertEquals("1", r.headers().first("x-a"));
     assertEquals(Version.HTTP_1_1, r.version());
-    CompletableFuture<byte[]> all = r.responseBody().readAll(100);
+    CompletableFuture<byte[]> all = StreamingResponses.body(r).readAll(100);
     assertTrue(all.isDone(), "the whole body came with the head: no second wait");
     assertEquals("hello", new String(all.get(), StandardCharsets.US_ASCII));
     assertEquals(1, h.engine.stats().idle(), "released when the last byte arrived");
@@ -86,8 +87,8 @@ class Http1CodecTest {
     CompletableFuture<StreamingResponse> f = h.send(EmbeddedHttp1.request("GET", "/").build());
     h.receive("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
     StreamingResponse r = f.getNow(null);
-    assertEquals(-1, r.responseBody().contentLength());
-    CompletableFuture<byte[]> all = r.responseBody().readAll(100);
+    assertEquals(-1, StreamingResponses.body(r).contentLength());
+    CompletableFuture<byte[]> all = StreamingResponses.body(r).readAll(100);
     assertFalse(all.isDone());
     h.receive("3\r\nabc\r\n");
     h.receive("2\r\nde\r\n0\r\n\r\n");
@@ -100,11 +101,11 @@ class Http1CodecTest {
     CompletableFuture<StreamingResponse> f = h.send(EmbeddedHttp1.request("HEAD", "/").build());
     h.receive("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n");
     StreamingResponse r = f.getNow(null);
-    assertNull(r.responseBody().readChunk());
+    assertNull(StreamingResponses.body(r).readChunk());
     // The connection is clean: the next response parses from the next bytes.
     CompletableFuture<StreamingResponse> next = h.send(EmbeddedHttp1.request("GET", "/").build());
     h.receive("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
-    assertEquals("ok", new String(next.getNow(null).responseBody().readAll(10).get(), StandardCharsets.US_ASCII));
+    assertEquals("ok", new String(StreamingResponses.body(next.getNow(null)).readAll(10).get(), StandardCharsets.US_ASCII));
   }
 
   @Test
@@ -175,7 +176,7 @@ class Http1CodecTest {
   void badChunkSizeFailsTheBody() {
     CompletableFuture<StreamingResponse> f = h.send(EmbeddedHttp1.request("GET", "/").build());
     h.receive("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
-    CompletableFuture<byte[]> all = f.getNow(null).responseBody().readAll(100);
+    CompletableFuture<byte[]> all = StreamingResponses.body(f.getNow(null)).readAll(100);
     h.receive("zz\r\n");
     assertInstanceOf(ProtocolException.class, failure(all));
   }
@@ -209,9 +210,9 @@ class Http1CodecTest {
     h.receive("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabcd");
     StreamingResponse fixed = f.getNow(null);
     h.channel.close();
-    assertEquals("abcd", new String(fixed.responseBody().readChunk(), StandardCharsets.US_ASCII),
+    assertEquals("abcd", new String(StreamingResponses.body(fixed).readChunk(), StandardCharsets.US_ASCII),
         "what arrived is not lost with the connection");
-    assertThrows(HttpException.class, () -> fixed.responseBody().readChunk());
+    assertThrows(HttpException.class, () -> StreamingResponses.body(fixed).readChunk());
     fixed.close();
 
     // Chunked: the bytes wait in the queue, not in a buffer sized by Content-Length.
@@ -224,9 +225,9 @@ class Http1CodecTest {
       } catch (ProtocolException reachedTheTail) {
         // EmbeddedChannel rethrows what reached the pipeline's end: the same error the reader gets below
       }
-      assertEquals("abcd", new String(r.responseBody().readChunk(), StandardCharsets.US_ASCII));
-      assertEquals("efg", new String(r.responseBody().readChunk(), StandardCharsets.US_ASCII));
-      HttpException e = assertThrows(HttpException.class, () -> r.responseBody().readChunk());
+      assertEquals("abcd", new String(StreamingResponses.body(r).readChunk(), StandardCharsets.US_ASCII));
+      assertEquals("efg", new String(StreamingResponses.body(r).readChunk(), StandardCharsets.US_ASCII));
+      HttpException e = assertThrows(HttpException.class, () -> StreamingResponses.body(r).readChunk());
       assertTrue(e.getMessage().contains("closed"), e.getMessage());
       r.close();
     }
@@ -264,7 +265,7 @@ class Http1CodecTest {
     // The consumer takes half of what is queued: reading resumes (on the event loop).
     int taken = 0;
     while (taken <= NettyResponseBody.HIGH_WATER / 2) {
-      taken += r.responseBody().readChunk().length;
+      taken += StreamingResponses.body(r).readChunk().length;
     }
     h.channel.runPendingTasks();
     assertEquals(readsWhilePaused + 1, h.reads, "one read requested after the consumer caught up");
@@ -278,12 +279,12 @@ class Http1CodecTest {
     CompletableFuture<StreamingResponse> f = h.send(EmbeddedHttp1.request("GET", "/").build());
     h.receive("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nabc");
     StreamingResponse r = f.getNow(null);
-    byte[] first = r.responseBody().readChunk();
+    byte[] first = StreamingResponses.body(r).readChunk();
     assertArrayEquals("abc".getBytes(StandardCharsets.US_ASCII), first);
     h.receive("def");
-    assertArrayEquals("def".getBytes(StandardCharsets.US_ASCII), r.responseBody().readChunk());
-    assertNull(r.responseBody().readChunk());
-    assertSame(null, r.responseBody().readChunk());
+    assertArrayEquals("def".getBytes(StandardCharsets.US_ASCII), StreamingResponses.body(r).readChunk());
+    assertNull(StreamingResponses.body(r).readChunk());
+    assertSame(null, StreamingResponses.body(r).readChunk());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.strand.internal.http2;
 
+import dev.strand.spi.StreamingResponses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,7 +37,7 @@ class Http2LifecycleTest {
     StreamingResponse r = f.get(20, TimeUnit.SECONDS);
     assertEquals(200, r.status());
     assertEquals(Version.HTTP_2, r.version());
-    return new String(r.responseBody().readAll(1000).get(20, TimeUnit.SECONDS), StandardCharsets.US_ASCII);
+    return new String(StreamingResponses.body(r).readAll(1000).get(20, TimeUnit.SECONDS), StandardCharsets.US_ASCII);
   }
 
   @Test
