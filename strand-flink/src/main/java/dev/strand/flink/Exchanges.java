@@ -6,22 +6,13 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /** Small pure helpers both the async function and the sink use. */
 final class Exchanges {
 
-    /** Methods RFC 9110 calls idempotent: safe to send twice. */
-    static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "QUERY");
-
     private Exchanges() {
-    }
-
-    static boolean idempotent(String method) {
-        return method != null && IDEMPOTENT.contains(method.toUpperCase(Locale.ROOT));
     }
 
     /** {@code "GET http://h/p"}: enough to find the request in a log, without headers or body. */

@@ -1,5 +1,6 @@
 package dev.strand.flink;
 
+import dev.strand.Request;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -8,7 +9,7 @@ import java.util.Optional;
  * reaches Flink (no retry left, no fallback), the job fails with it.
  *
  * <p>The message reads like {@code record "user-17" (GET http://h/users/17): status 503 Service Unavailable}.
- * {@link #kind()}, {@link #status()}, {@link #method()} and {@link #retryAfter()} are what
+ * {@link #kind()}, {@link #status()}, {@link #isIdempotent()} and {@link #retryAfter()} are what
  * {@link StrandRetryStrategy} decides on.
  */
 public class HttpRecordException extends RuntimeException {
@@ -21,25 +22,27 @@ public class HttpRecordException extends RuntimeException {
     private final ErrorKind kind;
     private final int status;
     private final String method;
+    private final boolean idempotent;
     private final long retryAfterMillis;
 
     /**
      * @param record the record, described by {@link String#valueOf(Object)} (cut to 200 characters)
-     * @param request a short description of the request ({@code "GET http://..."}), or {@code null} if none was made
-     * @param method the request method, or {@code null}
+     * @param request the request made for it, or {@code null} if none was made; its method and URL go into the
+     *        message, never its headers or body
      * @param kind what failed
      * @param status the response status, or 0 when there was no response
      * @param retryAfter the server's {@code Retry-After}, or {@code null}
      * @param detail what happened, for the message
      * @param cause the underlying exception, or {@code null}
      */
-    public HttpRecordException(Object record, String request, String method, ErrorKind kind, int status,
-            Duration retryAfter, String detail, Throwable cause) {
-        super(message(describe(record), request, detail), cause);
+    public HttpRecordException(Object record, Request request, ErrorKind kind, int status, Duration retryAfter,
+            String detail, Throwable cause) {
+        super(message(describe(record), request == null ? null : Exchanges.describe(request), detail), cause);
         this.record = describe(record);
         this.kind = kind;
         this.status = status;
-        this.method = method;
+        this.method = request == null ? null : request.method();
+        this.idempotent = request != null && request.isIdempotent();
         this.retryAfterMillis = retryAfter == null ? -1 : retryAfter.toMillis();
     }
 
@@ -61,6 +64,15 @@ public class HttpRecordException extends RuntimeException {
     /** @return the request method, or {@code null} when no request was made */
     public String method() {
         return method;
+    }
+
+    /**
+     * @return whether the request may be sent again without doing twice what it asks, by the rule of
+     *         {@link Request#isIdempotent()} (an idempotent method, or an {@code Idempotency-Key} header);
+     *         false when no request was made
+     */
+    public boolean isIdempotent() {
+        return idempotent;
     }
 
     /** @return the delay the server asked for in {@code Retry-After}, if it gave one in seconds */

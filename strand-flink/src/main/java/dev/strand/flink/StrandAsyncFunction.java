@@ -131,7 +131,7 @@ public sealed class StrandAsyncFunction<IN, OUT> extends RichAsyncFunction<IN, O
             request = Objects.requireNonNull(requestMapper.toRequest(record), "the request mapper returned null");
         } catch (Exception | LinkageError e) {
             metrics.error(ErrorKind.MAPPER);
-            resultFuture.completeExceptionally(new HttpRecordException(record, null, null, ErrorKind.MAPPER, 0,
+            resultFuture.completeExceptionally(new HttpRecordException(record, null, ErrorKind.MAPPER, 0,
                     null, "the request mapper threw " + e, e));
             return;
         }
@@ -158,8 +158,8 @@ public sealed class StrandAsyncFunction<IN, OUT> extends RichAsyncFunction<IN, O
         if (cause instanceof HttpException h && h.request() != null) {
             request = h.request();
         }
-        resultFuture.completeExceptionally(new HttpRecordException(record, Exchanges.describe(request),
-                request.method(), kind, 0, null, cause.toString(), cause));
+        resultFuture.completeExceptionally(new HttpRecordException(record, request, kind, 0, null, cause.toString(),
+                cause));
     }
 
     private void answered(IN record, Request sent, Response response, ResultFuture<OUT> resultFuture) {
@@ -167,8 +167,8 @@ public sealed class StrandAsyncFunction<IN, OUT> extends RichAsyncFunction<IN, O
         if (response.status() >= 400 && !passErrorStatuses) {
             metrics.error(ErrorKind.STATUS);
             Duration retryAfter = Exchanges.retryAfter(response, ZonedDateTime.now());
-            HttpRecordException e = new HttpRecordException(record, Exchanges.describe(request), request.method(),
-                    ErrorKind.STATUS, response.status(), retryAfter, Exchanges.statusLine(response), null);
+            HttpRecordException e = new HttpRecordException(record, request, ErrorKind.STATUS, response.status(),
+                    retryAfter, Exchanges.statusLine(response), null);
             boolean wait = retryAfter != null && !retryAfter.isZero() && !maxRetryAfter.isZero()
                     && (response.status() == 429 || response.status() == 503);
             if (wait) {
@@ -186,9 +186,8 @@ public sealed class StrandAsyncFunction<IN, OUT> extends RichAsyncFunction<IN, O
             out = responseMapper.map(record, response);
         } catch (Exception | LinkageError e) {
             metrics.error(ErrorKind.MAPPER);
-            resultFuture.completeExceptionally(new HttpRecordException(record, Exchanges.describe(request),
-                    request.method(), ErrorKind.MAPPER, response.status(), null,
-                    "the response mapper threw " + e, e));
+            resultFuture.completeExceptionally(new HttpRecordException(record, request, ErrorKind.MAPPER,
+                    response.status(), null, "the response mapper threw " + e, e));
             return;
         }
         resultFuture.complete(out == null ? List.of() : List.of(out));
@@ -205,8 +204,8 @@ public sealed class StrandAsyncFunction<IN, OUT> extends RichAsyncFunction<IN, O
         switch (timeoutPolicy.kind()) {
             case FAIL -> {
                 metrics.error(ErrorKind.TIMEOUT);
-                resultFuture.completeExceptionally(new HttpRecordException(record, null, null, ErrorKind.TIMEOUT,
-                        0, null, "no result within the async operator's timeout", null));
+                resultFuture.completeExceptionally(new HttpRecordException(record, null, ErrorKind.TIMEOUT, 0,
+                        null, "no result within the async operator's timeout", null));
             }
             case FALLBACK -> {
                 metrics.timeoutFallback();
@@ -215,8 +214,8 @@ public sealed class StrandAsyncFunction<IN, OUT> extends RichAsyncFunction<IN, O
                     out = Objects.requireNonNull(timeoutPolicy.fallbackFunction().apply(record),
                             "the timeout fallback returned null");
                 } catch (RuntimeException e) {
-                    resultFuture.completeExceptionally(new HttpRecordException(record, null, null,
-                            ErrorKind.MAPPER, 0, null, "timed out, and the timeout fallback threw " + e, e));
+                    resultFuture.completeExceptionally(new HttpRecordException(record, null, ErrorKind.MAPPER, 0,
+                            null, "timed out, and the timeout fallback threw " + e, e));
                     return;
                 }
                 resultFuture.complete(List.of(out));

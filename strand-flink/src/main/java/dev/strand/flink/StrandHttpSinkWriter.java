@@ -124,8 +124,8 @@ final class StrandHttpSinkWriter<IN> extends AsyncSinkWriter<IN, HttpSinkEntry> 
             if (!o.retriable || made >= options.maxAttempts()) {
                 String why = o.retriable ? "failed after " + made + " attempts, the last: " + o.detail
                         : "failed, not retriable: " + o.detail;
-                handler.completeExceptionally(new HttpRecordException(e, Exchanges.describe(o.request),
-                        o.request.method(), o.kind, o.status, o.retryAfter, why, o.cause));
+                handler.completeExceptionally(new HttpRecordException(e, o.request, o.kind, o.status, o.retryAfter, why,
+                        o.cause));
                 return;
             }
             again.add(e.nextAttempt());

@@ -12,7 +12,8 @@ import org.apache.flink.streaming.api.functions.async.AsyncRetryStrategy;
  * Flink's {@link AsyncRetryStrategy} for {@link StrandAsyncFunction}, for {@code AsyncDataStream.orderedWaitWithRetry}
  * and {@code unorderedWaitWithRetry}: retries a record that failed with an {@link HttpRecordException} of kind
  * {@link ErrorKind#CONNECT} or with status 429 or 503 (more with {@link Builder#retryStatuses}), for idempotent
- * methods only unless {@link Builder#retryNonIdempotent(boolean)}. Back-off is exponential from
+ * requests only ({@link dev.strand.Request#isIdempotent()}: an idempotent method, or an {@code Idempotency-Key}
+ * header) unless {@link Builder#retryNonIdempotent(boolean)}. Back-off is exponential from
  * {@link Builder#initialBackoffMillis(long)}, capped by {@link Builder#maxBackoffMillis(long)}.
  *
  * <p>{@code Retry-After}: Flink asks a strategy for its back-off knowing only the attempt number, so the server's
@@ -96,7 +97,8 @@ public final class StrandRetryStrategy<OUT> implements AsyncRetryStrategy<OUT>, 
      *
      * @param failure how a record failed
      * @return true for an {@link HttpRecordException} of kind CONNECT, or STATUS with a retried status, whose
-     *         method is idempotent (or any method, when so configured)
+     *         request is idempotent by {@link dev.strand.Request#isIdempotent()} (or any request, when so
+     *         configured)
      */
     public boolean shouldRetry(Throwable failure) {
         if (!(failure instanceof HttpRecordException e)) {
@@ -104,7 +106,7 @@ public final class StrandRetryStrategy<OUT> implements AsyncRetryStrategy<OUT>, 
         }
         boolean retriable = e.kind() == ErrorKind.CONNECT
                 || e.kind() == ErrorKind.STATUS && statuses.contains(e.status());
-        return retriable && (retryNonIdempotent || Exchanges.idempotent(e.method()));
+        return retriable && (retryNonIdempotent || e.isIdempotent());
     }
 
     @Override

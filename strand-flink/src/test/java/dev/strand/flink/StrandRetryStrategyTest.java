@@ -20,7 +20,28 @@ import org.junit.jupiter.api.Test;
 class StrandRetryStrategyTest {
 
     private static HttpRecordException failure(String method, ErrorKind kind, int status) {
-        return new HttpRecordException("r", method + " http://h/", method, kind, status, null, "x", null);
+        return failure(Request.builder(method, "http://h/").build(), kind, status);
+    }
+
+    private static HttpRecordException failure(Request request, ErrorKind kind, int status) {
+        return new HttpRecordException("r", request, kind, status, null, "x", null);
+    }
+
+    @Test
+    void aWriteCarryingAnIdempotencyKeyIsRetriedAsAnIdempotentMethodIs() {
+        StrandRetryStrategy<String> s = StrandRetryStrategy.<String>builder().build();
+        Request keyed = Request.builder("POST", "http://h/orders").header("Idempotency-Key", "order-17").build();
+        assertTrue(s.shouldRetry(failure(keyed, ErrorKind.STATUS, 503)));
+        assertTrue(s.shouldRetry(failure(keyed, ErrorKind.CONNECT, 0)));
+        assertFalse(s.shouldRetry(failure("PATCH", ErrorKind.STATUS, 503)));
+    }
+
+    @Test
+    void aFailureWithoutARequestIsNotIdempotentAndNamesNoRequest() {
+        HttpRecordException e = new HttpRecordException("r", null, ErrorKind.TIMEOUT, 0, null, "too slow", null);
+        assertFalse(e.isIdempotent());
+        assertEquals(null, e.method());
+        assertEquals("record \"r\": too slow", e.getMessage());
     }
 
     @Test
@@ -87,7 +108,7 @@ class StrandRetryStrategyTest {
 
     @Test
     void aLongRecordIsCutInTheMessage() {
-        HttpRecordException e = new HttpRecordException("x".repeat(500), null, null, ErrorKind.MAPPER, 0, null,
+        HttpRecordException e = new HttpRecordException("x".repeat(500), null, ErrorKind.MAPPER, 0, null,
                 "boom", null);
         assertEquals(HttpRecordException.MAX_RECORD_CHARS + 3, e.record().length());
         assertTrue(e.getMessage().endsWith("...\": boom"), e.getMessage());

@@ -145,8 +145,8 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
             request = b.build();
         } catch (RuntimeException e) {
             metrics.error(ErrorKind.MAPPER);
-            lookup.result.completeExceptionally(new HttpRecordException(lookup.description, null, method,
-                    ErrorKind.MAPPER, 0, null, "could not make the request: " + e, e));
+            lookup.result.completeExceptionally(new HttpRecordException(lookup.description, null, ErrorKind.MAPPER, 0,
+                    null, "could not make the request: " + e, e));
             return lookup.result;
         }
         send(lookup, request, 0);
@@ -186,8 +186,8 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
             return;
         }
         Request sent = cause instanceof HttpException h && h.request() != null ? h.request() : request;
-        lookup.result.completeExceptionally(new HttpRecordException(lookup.description, describe(sent),
-                sent.method(), kind(cause), 0, null, cause + retried(retries), cause));
+        lookup.result.completeExceptionally(new HttpRecordException(lookup.description, sent, kind(cause), 0, null,
+                cause + retried(retries), cause));
     }
 
     private void answered(Lookup lookup, Request request, int retries, Response response, long latencyNanos) {
@@ -206,9 +206,8 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
         }
         if (status >= 400) {
             String reason = response.reason() == null || response.reason().isEmpty() ? "" : " " + response.reason();
-            lookup.result.completeExceptionally(new HttpRecordException(lookup.description, describe(sent),
-                    sent.method(), ErrorKind.STATUS, status, null, "status " + status + reason + retried(retries),
-                    null));
+            lookup.result.completeExceptionally(new HttpRecordException(lookup.description, sent, ErrorKind.STATUS, status,
+                    null, "status " + status + reason + retried(retries), null));
             return;
         }
         byte[] body = response.bytes();
@@ -218,8 +217,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
                 decoder.deserialize(body, new ListCollector(rows));
             } catch (Exception e) {
                 metrics.error(ErrorKind.MAPPER);
-                lookup.result.completeExceptionally(new HttpRecordException(lookup.description, describe(sent),
-                        sent.method(), ErrorKind.MAPPER, status, null, "the table's format could not decode the "
+                lookup.result.completeExceptionally(new HttpRecordException(lookup.description, sent, ErrorKind.MAPPER, status, null, "the table's format could not decode the "
                                 + "response body (" + body.length + " bytes): " + e, e));
                 return;
             }
@@ -282,10 +280,6 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
 
     private static String retried(int retries) {
         return retries == 0 ? "" : " (after " + retries + (retries == 1 ? " retry)" : " retries)");
-    }
-
-    private static String describe(Request r) {
-        return r.method() + " " + r.url();
     }
 
     private static ErrorKind kind(Throwable t) {
