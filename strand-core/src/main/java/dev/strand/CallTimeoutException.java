@@ -12,4 +12,10 @@ public class CallTimeoutException extends TimeoutException {
   public CallTimeoutException(String message, Request request, Throwable cause) {
     super(message, request, cause);
   }
+
+  /** False: the call's time is up, retries included. */
+  @Override
+  public boolean isRetryable() {
+    return false;
+  }
 }

@@ -9,4 +9,10 @@ public class ConnectTimeoutException extends TimeoutException {
   public ConnectTimeoutException(String message, Request request, Throwable cause) {
     super(message, request, cause);
   }
+
+  /** False: no connection carried the request. */
+  @Override
+  public boolean mayHaveReachedServer() {
+    return false;
+  }
 }

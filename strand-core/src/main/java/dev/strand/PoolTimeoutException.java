@@ -9,4 +9,16 @@ public class PoolTimeoutException extends TimeoutException {
   public PoolTimeoutException(String message, Request request, Throwable cause) {
     super(message, request, cause);
   }
+
+  /** False: the request waited for a connection and never had one. */
+  @Override
+  public boolean mayHaveReachedServer() {
+    return false;
+  }
+
+  /** False: the pool stayed full for the whole wait, and another attempt would join the same queue. */
+  @Override
+  public boolean isRetryable() {
+    return false;
+  }
 }

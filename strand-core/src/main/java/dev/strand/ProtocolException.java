@@ -9,4 +9,10 @@ public class ProtocolException extends TransportException {
   public ProtocolException(String message, Request request, Throwable cause) {
     super(message, request, cause);
   }
+
+  /** False: the peer would answer the same way again. */
+  @Override
+  public boolean isRetryable() {
+    return false;
+  }
 }

@@ -11,8 +11,9 @@ import java.util.function.Consumer;
  *
  * <p>A request is retried, up to {@link #maxAttempts()} attempts in all:
  * <ul>
- *   <li>after a {@link ConnectException} or {@link ConnectTimeoutException}, whatever its method, since
- *       nothing was sent;
+ *   <li>after a failure before any connection carried the request ({@link ConnectException},
+ *       {@link ConnectTimeoutException}: {@link TransportException#mayHaveReachedServer()} is false),
+ *       whatever its method, since nothing was sent;
  *   <li>after a response whose status is one of {@link #retryStatuses()} (429 and 503 by default: the
  *       server says it did not process the request), whatever its method; the response is read and
  *       dropped, and its {@code Retry-After} (delay-seconds or an HTTP-date) sets the wait, capped at
@@ -24,8 +25,8 @@ import java.util.function.Consumer;
  *       {@code Idempotency-Key} header, or any method with {@link Builder#retryNonIdempotent(boolean)}.
  * </ul>
  * A request whose body cannot be replayed ({@link RequestBody#isRepeatable()} false) is never retried;
- * nor are TLS failures, protocol errors, a full pool ({@link PoolTimeoutException}) or the call's own
- * deadline. Between attempts the client waits a random time between zero and
+ * nor are failures that {@linkplain TransportException#isRetryable() would come again}: TLS failures,
+ * protocol errors, a full pool ({@link PoolTimeoutException}) or the call's own deadline. Between attempts the client waits a random time between zero and
  * {@code min(maxDelay, baseDelay × 2^retry)} ("full jitter"), unless a {@link Builder#fixedDelay fixed
  * delay} is set; a wait that would pass the call's deadline ({@link Timeout#call()}) is not started.
  *

@@ -49,4 +49,10 @@ public class TlsException extends TransportException {
   public Reason reason() {
     return reason;
   }
+
+  /** False: the handshake would fail the same way again. */
+  @Override
+  public boolean isRetryable() {
+    return false;
+  }
 }

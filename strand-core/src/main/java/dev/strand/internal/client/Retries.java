@@ -1,12 +1,8 @@
 package dev.strand.internal.client;
 
-import dev.strand.ConnectException;
-import dev.strand.ConnectTimeoutException;
-import dev.strand.ReadTimeoutException;
 import dev.strand.Request;
 import dev.strand.RetryPolicy;
 import dev.strand.TransportException;
-import dev.strand.WriteTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -27,8 +23,8 @@ final class Retries {
     if (attemptsDone >= policy.maxAttempts() || !replayable(request)) {
       return null;
     }
-    boolean nothingSent = failure instanceof ConnectException || failure instanceof ConnectTimeoutException;
-    if (nothingSent || mayHaveReachedTheServer(failure) && (policy.retryNonIdempotent() || request.isIdempotent())) {
+    if (failure instanceof TransportException t && t.isRetryable()
+        && (!t.mayHaveReachedServer() || policy.retryNonIdempotent() || request.isIdempotent())) {
       return backoff(policy, attemptsDone, random);
     }
     return null;
@@ -77,16 +73,6 @@ final class Retries {
     } catch (DateTimeParseException e) {
       return null;
     }
-  }
-
-  /**
-   * A failure after the request may have been sent, which sending again is worth it for: a read or write timeout,
-   * or the connection reset or closed (a bare {@link TransportException}). A TLS or protocol error (its subclasses)
-   * would only happen again.
-   */
-  static boolean mayHaveReachedTheServer(Throwable failure) {
-    return failure instanceof ReadTimeoutException || failure instanceof WriteTimeoutException
-        || failure.getClass() == TransportException.class;
   }
 
   private static boolean replayable(Request request) {
