@@ -283,6 +283,8 @@ public final class Client implements AutoCloseable {
     private final List<Interceptor> interceptors = new ArrayList<>();
     private final List<Interceptor> networkInterceptors = new ArrayList<>();
     private java.util.concurrent.Executor interceptorExecutor;
+    private double retryBudgetRatio = 0.2;
+    private int retryBudgetMinPerSecond = 10;
     private RetryPolicy retryPolicy = RetryPolicy.none();
     private HttpCache cache;
     private java.nio.file.Path unixSocket;
@@ -453,10 +455,26 @@ public final class Client implements AutoCloseable {
 
     /**
      * How failed requests are retried (default {@link RetryPolicy#none()}); a request's own policy
-     * ({@link Request.Builder#retry}) wins. The client's retry budget is read from this policy.
+     * ({@link Request.Builder#retry}) wins. All retries draw on the client's {@linkplain #retryBudget budget}.
      */
     public Builder retry(RetryPolicy policy) {
       this.retryPolicy = Objects.requireNonNull(policy, "policy (use RetryPolicy.none() for none)");
+      return this;
+    }
+
+    /**
+     * How many retries this client may make (default 0.2 and 10), whichever policy, the client's or a
+     * request's, asks for them: at most {@code ratio} times the calls of the last 10 seconds, plus
+     * {@code minPerSecond} per second so that a quiet client can still retry. A spent budget reports the
+     * failure at once, so a failing server does not receive a storm of retries.
+     */
+    public Builder retryBudget(double ratio, int minPerSecond) {
+      if (!(ratio >= 0) || minPerSecond < 0) {
+        throw new IllegalArgumentException("retry budget ratio and minPerSecond must be >= 0: " + ratio + ", "
+            + minPerSecond);
+      }
+      this.retryBudgetRatio = ratio;
+      this.retryBudgetMinPerSecond = minPerSecond;
       return this;
     }
 
@@ -657,7 +675,7 @@ public final class Client implements AutoCloseable {
           followRedirects, maxRedirects, allowHttpsToHttpRedirect, cookies, t, List.copyOf(requestHooks),
           List.copyOf(responseHooks), userAgent, auth, maxBodySize, decompress,
           webSocketMaxMessageSize, List.copyOf(interceptors), networkInterceptors(), retryPolicy,
-          eventListener, defaultCharset, hsts == null ? null : hsts.store(),
+          retryBudgetRatio, retryBudgetMinPerSecond, eventListener, defaultCharset, hsts == null ? null : hsts.store(),
           interceptorExecutor != null ? interceptorExecutor : ClientEngine.VIRTUAL_THREADS);
       CookieJar jar = !cookies ? null : cookieJar != null ? cookieJar : CookieJar.create();
       return new Client(new ClientEngine(config, jar), maxEventSize);

@@ -395,9 +395,9 @@ public final class Request {
 
     /**
      * How this request is retried, overriding the client's policy ({@link Client.Builder#retry});
-     * {@link RetryPolicy#none()} turns retries off for it. The policy's {@linkplain RetryPolicy#budgetRatio()
-     * budget} is not read here: retries are budgeted per client, from the client's policy, so that no
-     * request can spend more than the client's share on a failing server.
+     * {@link RetryPolicy#none()} turns retries off for it. Its retries draw on the client's
+     * {@linkplain Client.Builder#retryBudget budget}, as all retries do, so that no request can spend more
+     * than the client's share on a failing server.
      */
     public Builder retry(RetryPolicy policy) {
       this.retryPolicy = Objects.requireNonNull(policy, "policy (use RetryPolicy.none() for none)");

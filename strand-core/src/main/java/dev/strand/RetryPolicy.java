@@ -30,9 +30,9 @@ import java.util.function.Consumer;
  * {@code min(maxDelay, baseDelay × 2^retry)} ("full jitter"), unless a {@link Builder#fixedDelay fixed
  * delay} is set; a wait that would pass the call's deadline ({@link Timeout#call()}) is not started.
  *
- * <p>Retries are budgeted per client: they may add at most {@link #budgetRatio()} (20 %) to the calls
- * of the last 10 seconds, plus {@link #budgetMinPerSecond()} (10) per second so that a quiet client can
- * still retry, so a failing server does not receive a storm. When the budget is spent a failure is
+ * <p>Retries are budgeted per client ({@link Client.Builder#retryBudget}): by default they may add at most
+ * 20 % to the calls of the last 10 seconds, plus 10 per second so that a quiet client can still retry, so a
+ * failing server does not receive a storm. When the budget is spent a failure is
  * reported at once. The failure a call ends with carries the earlier attempts' failures as
  * {@linkplain Throwable#getSuppressed() suppressed} exceptions.
  *
@@ -57,8 +57,6 @@ public final class RetryPolicy {
   private final boolean fixed;
   private final int[] retryStatuses;
   private final boolean retryNonIdempotent;
-  private final double budgetRatio;
-  private final int budgetMinPerSecond;
   private final Consumer<Retry> onRetry;
 
   private RetryPolicy(Builder b) {
@@ -68,8 +66,6 @@ public final class RetryPolicy {
     this.fixed = b.fixed;
     this.retryStatuses = b.retryStatuses.clone();
     this.retryNonIdempotent = b.retryNonIdempotent;
-    this.budgetRatio = b.budgetRatio;
-    this.budgetMinPerSecond = b.budgetMinPerSecond;
     this.onRetry = b.onRetry;
   }
 
@@ -80,7 +76,7 @@ public final class RetryPolicy {
 
   /**
    * The recommended policy: 3 attempts, back-off from 100 ms up to 10 s with full jitter, 429 and 503
-   * retried, non-idempotent requests only when nothing was sent, retries within 20 % of calls.
+   * retried, non-idempotent requests only when nothing was sent.
    */
   public static RetryPolicy defaults() {
     return DEFAULTS;
@@ -98,8 +94,6 @@ public final class RetryPolicy {
     b.fixed = fixed;
     b.retryStatuses = retryStatuses.clone();
     b.retryNonIdempotent = retryNonIdempotent;
-    b.budgetRatio = budgetRatio;
-    b.budgetMinPerSecond = budgetMinPerSecond;
     b.onRetry = onRetry;
     return b;
   }
@@ -144,16 +138,6 @@ public final class RetryPolicy {
     return retryNonIdempotent;
   }
 
-  /** Retries allowed as a share of the calls of the last 10 seconds. */
-  public double budgetRatio() {
-    return budgetRatio;
-  }
-
-  /** Retries allowed per second whatever the number of calls. */
-  public int budgetMinPerSecond() {
-    return budgetMinPerSecond;
-  }
-
   /** The listener told of each retry before its wait, or {@code null}. */
   public Consumer<Retry> onRetry() {
     return onRetry;
@@ -163,7 +147,7 @@ public final class RetryPolicy {
   public String toString() {
     return "RetryPolicy[maxAttempts=" + maxAttempts + (fixed ? ", fixedDelay=" + baseDelay
         : ", backoff=" + baseDelay + ".." + maxDelay) + ", statuses=" + Arrays.toString(retryStatuses)
-        + ", nonIdempotent=" + retryNonIdempotent + ", budget=" + budgetRatio + "+" + budgetMinPerSecond + "/s]";
+        + ", nonIdempotent=" + retryNonIdempotent + "]";
   }
 
   /**
@@ -186,8 +170,6 @@ public final class RetryPolicy {
     private boolean fixed;
     private int[] retryStatuses = {429, 503};
     private boolean retryNonIdempotent;
-    private double budgetRatio = 0.2;
-    private int budgetMinPerSecond = 10;
     private Consumer<Retry> onRetry;
 
     private Builder() {}
@@ -258,19 +240,6 @@ public final class RetryPolicy {
      */
     public Builder retryNonIdempotent(boolean retry) {
       this.retryNonIdempotent = retry;
-      return this;
-    }
-
-    /**
-     * The client's retry budget (default 0.2 and 10): retries may add {@code ratio} to the calls of the
-     * last 10 seconds, plus {@code minPerSecond} per second. Read from the client's policy only.
-     */
-    public Builder budget(double ratio, int minPerSecond) {
-      if (!(ratio >= 0) || minPerSecond < 0) {
-        throw new IllegalArgumentException("budget ratio and minPerSecond must be >= 0: " + ratio + ", " + minPerSecond);
-      }
-      this.budgetRatio = ratio;
-      this.budgetMinPerSecond = minPerSecond;
       return this;
     }
 

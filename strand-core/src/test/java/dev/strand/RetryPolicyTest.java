@@ -163,13 +163,35 @@ class RetryPolicyTest {
   @Test
   void theBudgetStopsARetryStorm() {
     MockTransport mock = statuses(null, 503);
-    RetryPolicy policy = QUICK.toBuilder().maxAttempts(5).budget(0.0, 1).build(); // 10 retries per 10 s
-    try (Client client = Client.builder().transport(mock).retry(policy).build()) {
+    RetryPolicy policy = QUICK.toBuilder().maxAttempts(5).build();
+    // 10 retries per 10 s
+    try (Client client = Client.builder().transport(mock).retry(policy).retryBudget(0.0, 1).build()) {
       for (int i = 0; i < 10; i++) {
         client.get("http://127.0.0.1/x");
       }
       assertEquals(10 + 10, mock.requests().size(), "10 calls, then only the 10 retries the budget had");
     }
+  }
+
+  @Test
+  void aRequestsOwnPolicyDrawsOnTheClientsBudget() {
+    MockTransport mock = statuses(null, 503);
+    Request request = Request.builder("GET", "http://127.0.0.1/x").retry(QUICK.toBuilder().maxAttempts(5).build())
+        .build();
+    try (Client client = Client.builder().transport(mock).retryBudget(0.0, 1).build()) {
+      for (int i = 0; i < 10; i++) {
+        client.send(request);
+      }
+      assertEquals(10 + 10, mock.requests().size(), "the client retries nothing by itself; the requests' retries "
+          + "stopped where the client's budget did");
+    }
+  }
+
+  @Test
+  void aBudgetBelowZeroIsRefusedWithBothValues() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Client.builder().retryBudget(-0.5, 1));
+    assertTrue(e.getMessage().contains("-0.5"), e.getMessage());
   }
 
   @Test

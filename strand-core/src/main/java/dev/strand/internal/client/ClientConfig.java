@@ -36,6 +36,8 @@ public record ClientConfig(
     List<Interceptor> interceptors,
     List<Interceptor> networkInterceptors,
     RetryPolicy retryPolicy,
+    double retryBudgetRatio,
+    int retryBudgetMinPerSecond,
     EventListener eventListener,
     Charset defaultCharset,
     HstsStore hsts,

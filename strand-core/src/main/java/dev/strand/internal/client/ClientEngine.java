@@ -58,8 +58,7 @@ public final class ClientEngine {
     this.defaults = new RequestDefaults(config);
     this.jar = jar;
     this.listener = config.eventListener() == null ? null : new ListenerGuard(config.eventListener());
-    RetryPolicy retry = config.retryPolicy();
-    this.retryBudget = new RetryBudget(retry.budgetRatio(), retry.budgetMinPerSecond(), System::nanoTime);
+    this.retryBudget = new RetryBudget(config.retryBudgetRatio(), config.retryBudgetMinPerSecond(), System::nanoTime);
     this.chain = chain(new TransportLink(config.transport()), false);
   }
 
