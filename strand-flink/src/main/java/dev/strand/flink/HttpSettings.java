@@ -38,6 +38,7 @@ public final class HttpSettings implements Serializable {
     private final Duration poolTimeout;
     private final int poolSize;
     private final LinkedHashMap<String, String> headers;
+    private final boolean sharedClient;
 
     private HttpSettings(Builder b) {
         this.baseUrl = b.baseUrl;
@@ -47,6 +48,7 @@ public final class HttpSettings implements Serializable {
         this.poolTimeout = b.poolTimeout;
         this.poolSize = b.poolSize;
         this.headers = new LinkedHashMap<>(b.headers);
+        this.sharedClient = b.sharedClient;
     }
 
     /**
@@ -78,9 +80,14 @@ public final class HttpSettings implements Serializable {
         return new Timeout(connectTimeout, readTimeout, writeTimeout, poolTimeout);
     }
 
-    /** @return the most connections one subtask's client opens at once */
+    /** @return the most connections one client opens at once: one subtask's, or a shared one's */
     public int poolSize() {
         return poolSize;
+    }
+
+    /** @return whether the subtasks in one JVM with equal settings share one client */
+    public boolean sharedClient() {
+        return sharedClient;
     }
 
     /** @return headers sent with every request, in insertion order; unmodifiable */
@@ -106,9 +113,23 @@ public final class HttpSettings implements Serializable {
     }
 
     @Override
+    public boolean equals(Object o) {
+        return o instanceof HttpSettings s && Objects.equals(baseUrl, s.baseUrl)
+                && connectTimeout.equals(s.connectTimeout) && readTimeout.equals(s.readTimeout)
+                && writeTimeout.equals(s.writeTimeout) && poolTimeout.equals(s.poolTimeout) && poolSize == s.poolSize
+                && headers.equals(s.headers) && sharedClient == s.sharedClient;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(baseUrl, connectTimeout, readTimeout, writeTimeout, poolTimeout, poolSize, headers,
+                sharedClient);
+    }
+
+    @Override
     public String toString() {
         return "HttpSettings[baseUrl=" + baseUrl + ", " + timeout() + ", poolSize=" + poolSize
-                + ", headers=" + headers.keySet() + "]";
+                + ", headers=" + headers.keySet() + (sharedClient ? ", shared client" : "") + "]";
     }
 
     /** Collects settings; {@link #build()} checks them. */
@@ -120,6 +141,7 @@ public final class HttpSettings implements Serializable {
         private Duration poolTimeout = Timeout.DEFAULT.pool();
         private int poolSize = 100;
         private final LinkedHashMap<String, String> headers = new LinkedHashMap<>();
+        private boolean sharedClient;
 
         private Builder() {
         }
@@ -222,6 +244,22 @@ public final class HttpSettings implements Serializable {
          */
         public Builder header(String name, String value) {
             headers.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /**
+         * One client for all the subtasks in a JVM (a TaskManager, or a MiniCluster) whose settings are equal,
+         * in place of one each (default false). A client runs an I/O thread of its own and keeps a pool of its
+         * own, so on a TaskManager with several slots sharing one saves threads, connections and handshakes:
+         * on a 2-core machine one I/O thread serves more requests per second than two. The pool is then
+         * shared too: give {@link #poolSize} as the capacity of all the sharing subtasks together. The client
+         * is built by the first subtask that opens and closed when the last one closes.
+         *
+         * @param shared whether to share
+         * @return this builder
+         */
+        public Builder sharedClient(boolean shared) {
+            this.sharedClient = shared;
             return this;
         }
 

@@ -4,6 +4,7 @@ import dev.strand.Client;
 import dev.strand.HttpException;
 import dev.strand.Request;
 import dev.strand.Response;
+import dev.strand.flink.internal.ClientLease;
 import dev.strand.flink.internal.StrandMetrics;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -64,6 +65,7 @@ public sealed class StrandAsyncFunction<IN, OUT> extends RichAsyncFunction<IN, O
     private final Duration maxRetryAfter;
     private final TypeInformation<OUT> outputType;
 
+    private transient ClientLease lease;
     private transient Client client;
     private transient StrandMetrics metrics;
 
@@ -104,15 +106,17 @@ public sealed class StrandAsyncFunction<IN, OUT> extends RichAsyncFunction<IN, O
      */
     @Override
     public void open(OpenContext context) throws Exception {
-        client = settings.newClient();
+        lease = ClientLease.open(settings);
+        client = lease.client();
         metrics = new StrandMetrics(getRuntimeContext().getMetricGroup());
     }
 
-    /** Closes this subtask's client; requests still in flight fail. */
+    /** Closes this subtask's client (or lets go of the shared one); requests still in flight on it fail. */
     @Override
     public void close() throws Exception {
-        if (client != null) {
-            client.close();
+        if (lease != null) {
+            lease.close();
+            lease = null;
             client = null;
         }
     }

@@ -5,6 +5,7 @@ import dev.strand.HttpException;
 import dev.strand.Request;
 import dev.strand.RequestBody;
 import dev.strand.Response;
+import dev.strand.flink.internal.ClientLease;
 import dev.strand.flink.internal.StrandMetrics;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -27,6 +28,7 @@ import org.apache.flink.connector.base.sink.writer.config.AsyncSinkWriterConfigu
 final class StrandHttpSinkWriter<IN> extends AsyncSinkWriter<IN, HttpSinkEntry> {
 
     private final StrandHttpSink.Options options;
+    private final ClientLease lease;
     private final Client client;
     private final StrandMetrics metrics;
 
@@ -35,7 +37,8 @@ final class StrandHttpSinkWriter<IN> extends AsyncSinkWriter<IN, HttpSinkEntry> 
             Collection<BufferedRequestState<HttpSinkEntry>> state) {
         super(converter, context, config, state);
         this.options = options;
-        this.client = options.settings().newClient();
+        this.lease = ClientLease.open(options.settings());
+        this.client = lease.client();
         this.metrics = new StrandMetrics(context.metricGroup());
     }
 
@@ -155,7 +158,7 @@ final class StrandHttpSinkWriter<IN> extends AsyncSinkWriter<IN, HttpSinkEntry> 
         try {
             super.close();
         } finally {
-            client.close();
+            lease.close();
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.strand.Request;
+import dev.strand.flink.internal.ClientLease;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.TestServerExtension;
 import java.util.ArrayList;
@@ -57,6 +58,33 @@ class EnrichmentTest {
 
         assertEquals(n, got.size(), "one output per record");
         assertEquals(ids.stream().map(id -> id + "->key=" + id).sorted().toList(), got.stream().sorted().toList());
+    }
+
+    @Test
+    void subtasksSharingOneClientEnrichEveryRecordOverItsPoolAndCloseItWithTheLast() throws Exception {
+        int n = 400;
+        int capacity = 10;
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(FlinkTestCluster.PARALLELISM);
+        List<String> ids = IntStream.range(0, n).mapToObj(i -> "id" + i).toList();
+        long acceptedBefore = SERVER.get().acceptedConnections();
+        StrandAsyncFunction<String, String> echo = StrandAsyncFunction.builder(
+                        HttpSettings.builder().baseUrl(SERVER.get().baseUri().toString())
+                                .poolSize(capacity * FlinkTestCluster.PARALLELISM).sharedClient(true).build(),
+                        (String id) -> Request.get("/echo?key=" + id),
+                        (String id, dev.strand.Response r) -> id + "->" + query(r.text()))
+                .outputType(Types.STRING)
+                .build();
+        DataStream<String> out = AsyncDataStream.unorderedWait(
+                env.fromData(ids).rebalance(), echo, 30, TimeUnit.SECONDS, capacity);
+
+        List<String> got = Jobs.collect(out);
+
+        assertEquals(ids.stream().map(id -> id + "->key=" + id).sorted().toList(), got.stream().sorted().toList());
+        long opened = SERVER.get().acceptedConnections() - acceptedBefore;
+        assertTrue(opened >= 1 && opened <= capacity * FlinkTestCluster.PARALLELISM,
+                "one pool for both subtasks, at most its size: " + opened);
+        assertEquals(0, ClientLease.sharedClientsOpen(), "the last subtask to close closed the shared client");
     }
 
     @Test

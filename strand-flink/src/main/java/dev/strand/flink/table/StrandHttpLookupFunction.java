@@ -12,6 +12,7 @@ import dev.strand.TransportException;
 import dev.strand.flink.ErrorKind;
 import dev.strand.flink.HttpRecordException;
 import dev.strand.flink.HttpSettings;
+import dev.strand.flink.internal.ClientLease;
 import dev.strand.flink.internal.StrandMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,6 +70,7 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
     private final LookupMetadata[] metadata;
     private final java.util.Set<String> metadataHeaders;
 
+    private transient ClientLease lease;
     private transient Client client;
     private transient StrandMetrics metrics;
     private transient RowData.FieldGetter[] rowGetters;
@@ -110,13 +112,15 @@ public final class StrandHttpLookupFunction extends AsyncLookupFunction {
             keyGetters[i] = RowData.createFieldGetter(keyTypes[i], i);
         }
         metrics = new StrandMetrics(context.getMetricGroup());
-        client = settings.newClient();
+        lease = ClientLease.open(settings);
+        client = lease.client();
     }
 
     @Override
     public void close() throws Exception {
-        if (client != null) {
-            client.close();
+        if (lease != null) {
+            lease.close();
+            lease = null;
             client = null;
         }
     }

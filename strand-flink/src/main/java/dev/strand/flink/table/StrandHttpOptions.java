@@ -49,6 +49,13 @@ public final class StrandHttpOptions {
             .withDescription("The most connections one parallel subtask opens. For lookups, match the planner's "
                     + "'table.exec.async-lookup.buffer-capacity' (default 100).");
 
+    /** Whether the subtasks in one JVM share a client. */
+    public static final ConfigOption<Boolean> SHARED_CLIENT = ConfigOptions.key("client.shared")
+            .booleanType()
+            .defaultValue(false)
+            .withDescription("One client for all the table's subtasks in a TaskManager, in place of one each: "
+                    + "fewer I/O threads and connections. 'pool.size' then counts the connections of all of them.");
+
     /** The sink's attempts per row. */
     public static final ConfigOption<Integer> SINK_MAX_ATTEMPTS = ConfigOptions.key("sink.max-attempts")
             .intType()

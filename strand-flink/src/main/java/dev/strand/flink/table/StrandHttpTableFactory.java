@@ -73,6 +73,7 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory, 
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> options = new HashSet<>(List.of(StrandHttpOptions.METHOD,
                 StrandHttpOptions.TIMEOUT_CONNECT, StrandHttpOptions.TIMEOUT_READ, StrandHttpOptions.POOL_SIZE,
+                StrandHttpOptions.SHARED_CLIENT,
                 StrandHttpOptions.SINK_MAX_ATTEMPTS, StrandHttpOptions.METADATA_HEADERS,
                 StrandHttpOptions.SINK_IDEMPOTENCY_KEYS, StrandHttpOptions.SINK_IDEMPOTENCY_KEY_HEADER,
                 StrandHttpOptions.SINK_IDEMPOTENCY_KEY_QUOTED, LookupOptions.MAX_RETRIES, LookupOptions.CACHE_TYPE,
@@ -245,7 +246,7 @@ public final class StrandHttpTableFactory implements DynamicTableSourceFactory, 
             throw new ValidationException("Invalid value for option '" + StrandHttpOptions.POOL_SIZE.key()
                     + "': must be >= 1, was " + pool);
         }
-        b.poolSize(pool);
+        b.poolSize(pool).sharedClient(options.get(StrandHttpOptions.SHARED_CLIENT));
         headers(context).forEach((name, value) -> {
             // Bodies carry their content type themselves; a second header would contradict it.
             if (!name.equalsIgnoreCase("Content-Type")) {
