@@ -32,12 +32,13 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 /**
  * The child JVM of {@code bin/strand bench --flink}: one enrichment job on a local MiniCluster (parallelism P,
  * async capacity C per subtask, unordered) calling {@code GET URL} per record, with either Strand's
- * {@link StrandAsyncFunction} ({@code --function strand}) or an equivalent {@link RichAsyncFunction} around the JDK
+ * {@link StrandAsyncFunction} ({@code --function strand}; {@code strand-shared}: one client for all subtasks,
+ * {@code HttpSettings.sharedClient}, its pool P × C) or an equivalent {@link RichAsyncFunction} around the JDK
  * HttpClient ({@code --function jdk}, what the community HTTP connector builds on). Each response is checked (status
  * 200, the expected body length) and counted by the sink; the job runs warm-up then K timed batches, cut from
  * continuous load, and is cancelled. One {@code RESULT <json>} line (a {@link Cell}) on stdout.
  *
- * <p>{@code --function strand|jdk --url U --expect-bytes B --parallelism P --capacity C --warmup S --duration S
+ * <p>{@code --function strand|strand-shared|jdk --url U --expect-bytes B --parallelism P --capacity C --warmup S --duration S
  * --batches K}
  */
 public final class FlinkBench {
@@ -75,6 +76,16 @@ public final class FlinkBench {
         Runtime.getRuntime().halt(0);
     }
 
+    private static StrandAsyncFunction<Long, Integer> strandFunction(URI url, HttpSettings.Builder settings) {
+        return StrandAsyncFunction.builder(
+                        settings.timeout(Timeout.of(Duration.ofSeconds(30))).build(),
+                        new SameRequest(url.toString()),
+                        (Long id, Response r) -> r.bytes().length)
+                .passErrorStatuses(false)
+                .outputType(Types.INT)
+                .build();
+    }
+
     static Cell measure(String name, String function, URI url, int expect, int parallelism, int capacity,
             Duration warmup, Duration each, int batches) throws Exception {
         Configuration conf = new Configuration();
@@ -83,16 +94,12 @@ public final class FlinkBench {
         String base = url.getScheme() + "://" + url.getAuthority();
         String path = url.getRawPath();
         RichAsyncFunction<Long, Integer> call = switch (function) {
-            case "strand" -> StrandAsyncFunction.builder(
-                            HttpSettings.builder().baseUrl(base).poolSize(capacity)
-                                    .timeout(Timeout.of(Duration.ofSeconds(30))).build(),
-                            new SameRequest(url.toString()),
-                            (Long id, Response r) -> r.bytes().length)
-                    .passErrorStatuses(false)
-                    .outputType(Types.INT)
-                    .build();
+            case "strand" -> strandFunction(url, HttpSettings.builder().baseUrl(base).poolSize(capacity));
+            // One client for both subtasks, so its pool holds the in-flight records of both.
+            case "strand-shared" -> strandFunction(url,
+                    HttpSettings.builder().baseUrl(base).poolSize(capacity * parallelism).sharedClient(true));
             case "jdk" -> new JdkAsyncFunction(url.toString());
-            default -> throw new IllegalArgumentException("--function strand|jdk, not " + function);
+            default -> throw new IllegalArgumentException("--function strand|strand-shared|jdk, not " + function);
         };
         DataStream<Integer> lengths = AsyncDataStream.unorderedWait(
                         env.fromSequence(1, Long.MAX_VALUE), call, 30, TimeUnit.SECONDS, capacity)

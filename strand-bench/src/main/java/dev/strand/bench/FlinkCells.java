@@ -12,7 +12,8 @@ import java.util.Locale;
 /**
  * {@code bin/strand bench --flink}: the enrichment job of strand-flink on a local MiniCluster (parallelism 2,
  * capacity 100 per subtask, unordered) against the bench server's {@code /small}, once with Strand's
- * {@code StrandAsyncFunction} and once with an equivalent {@code RichAsyncFunction} around the JDK HttpClient,
+ * {@code StrandAsyncFunction} (a client per subtask, then one shared by both) and once with an equivalent
+ * {@code RichAsyncFunction} around the JDK HttpClient,
  * plus Strand's raw async client at the same in-flight count (2 × 100), each in its own fresh JVM. Prints records/s
  * and CPU per record side by side with the two ratios (Strand's function ≥ 2× the JDK-client function and ≥ 0.9×
  * the raw client), and writes {@code report-flink.md} and {@code results-flink.json}. Each child JVM gets the
@@ -35,7 +36,7 @@ final class FlinkCells {
     String loadStart = BenchMain.loadAverage();
     String machine = BenchMain.machine();
     List<Cell> cells = new ArrayList<>();
-    for (String function : List.of("strand", "jdk")) {
+    for (String function : List.of("strand", "strand-shared", "jdk")) {
       progress.step("[flink-" + function + "]");
       Children.Outcome o = Children.run(Children.java(jvmArgs, FlinkBench.class, List.of(
               "--function", function, "--url", url.toString(), "--expect-bytes", Integer.toString(expect),
@@ -86,6 +87,7 @@ final class FlinkCells {
     for (Cell c : cells) {
       String name = switch (c.client()) {
         case "flink-strand" -> "Flink + StrandAsyncFunction";
+        case "flink-strand-shared" -> "Flink + StrandAsyncFunction, one client for both subtasks";
         case "flink-jdk" -> "Flink + RichAsyncFunction(JDK HttpClient)";
         default -> "Strand raw async client (no Flink)";
       };
@@ -99,11 +101,13 @@ final class FlinkCells {
       }
     }
     Cell strand = find(cells, "flink-strand");
+    Cell shared = find(cells, "flink-strand-shared");
     Cell jdk = find(cells, "flink-jdk");
     Cell raw = find(cells, "strand");
     b.append('\n');
     b.append(ratio("Strand's function vs the JDK-client function (records/s)", strand, jdk, 2.0));
     b.append(ratio("Strand's function vs Strand's raw client (records/s)", strand, raw, 0.9));
+    b.append(ratio("Strand's function with one shared client vs Strand's raw client (records/s)", shared, raw, 0.9));
     if (strand != null && jdk != null && strand.cpuUsPerRequest() != null && jdk.cpuUsPerRequest() != null) {
       b.append(String.format(Locale.ROOT, "- CPU per record, JDK-client function ÷ Strand's function: %.2f×%n",
           jdk.cpuUsPerRequest() / strand.cpuUsPerRequest()));

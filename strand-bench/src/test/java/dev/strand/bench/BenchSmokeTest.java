@@ -89,14 +89,14 @@ class BenchSmokeTest {
     assertEquals(0, code, stdout + err);
 
     Cell[] cells = Report.json().readValue(dir.resolve("results-flink.json").toFile(), Cell[].class);
-    assertEquals(3, cells.length, stdout);
+    assertEquals(4, cells.length, stdout);
     for (Cell c : cells) {
       assertEquals("ok", c.status(), String.valueOf(c));
       assertEquals(0, c.errors(), String.valueOf(c));
       assertEquals(200, c.concurrency(), String.valueOf(c));
       assertTrue(c.rps() > 0 && c.cpuUsPerRequest() > 0, String.valueOf(c));
     }
-    assertEquals(java.util.List.of("flink-strand", "flink-jdk", "strand"),
+    assertEquals(java.util.List.of("flink-strand", "flink-strand-shared", "flink-jdk", "strand"),
         java.util.Arrays.stream(cells).map(Cell::client).toList());
     assertTrue(stdout.contains("| Flink + StrandAsyncFunction |") && stdout.contains("Strand's function vs the "
         + "JDK-client function (records/s):"), stdout);
