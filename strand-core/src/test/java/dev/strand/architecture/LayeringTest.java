@@ -40,7 +40,8 @@ class LayeringTest {
   @Test
   void policyPackagesDoNotImportNetty() {
     noClasses().that().resideInAnyPackage("dev.strand.internal.client..", "dev.strand.internal.pool..",
-            "dev.strand.internal.cookie..", "dev.strand.internal.sse..", "dev.strand.internal.coding..")
+            "dev.strand.internal.cookie..", "dev.strand.internal.sse..", "dev.strand.internal.coding..",
+            "dev.strand.internal.retry..")
         .should().dependOnClassesThat().resideInAPackage("io.netty..")
         .check(core);
   }
@@ -48,7 +49,8 @@ class LayeringTest {
   @Test
   void theInternalsDoNotReachUpIntoTheEngineFromPolicy() {
     noClasses().that().resideInAnyPackage("dev.strand.internal.pool..", "dev.strand.internal.cookie..",
-            "dev.strand.internal.sse..", "dev.strand.internal.coding..", "dev.strand.internal.proxy..")
+            "dev.strand.internal.sse..", "dev.strand.internal.coding..", "dev.strand.internal.proxy..",
+            "dev.strand.internal.retry..")
         .should().dependOnClassesThat().resideInAnyPackage("dev.strand.internal.netty..", "dev.strand.internal.client..",
             "dev.strand.internal.exchange..", "dev.strand.internal.http1..", "dev.strand.internal.http2..",
             "dev.strand.internal.connect..", "dev.strand.internal.websocket..")

@@ -4,6 +4,7 @@ import dev.strand.HttpException;
 import dev.strand.Request;
 import dev.strand.RetryPolicy;
 import dev.strand.StreamingResponse;
+import dev.strand.internal.retry.RetryRules;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ final class RetryLink implements Link {
     return next.proceed(call, request).handle((r, error) -> {
       if (error != null) {
         Throwable failure = ClientEngine.failure(error, request);
-        Duration wait = Retries.afterFailure(policy, request, failure, attempt, ThreadLocalRandom.current()::nextDouble);
+        Duration wait = RetryRules.afterFailure(policy, request, failure, attempt, ThreadLocalRandom.current()::nextDouble);
         if (wait == null || !mayWait(call, wait)) {
           return CompletableFuture.<StreamingResponse>failedFuture(withEarlier(failure, earlier));
         }
@@ -58,7 +59,7 @@ final class RetryLink implements Link {
             failure instanceof HttpException he ? he : null, null));
         return later(wait, () -> attempt(call, request, policy, attempt + 1, failures));
       }
-      Duration wait = Retries.afterStatus(policy, request, r.status(), r.headers().first("Retry-After"), attempt,
+      Duration wait = RetryRules.afterStatus(policy, request, r.status(), r.headers().first("Retry-After"), attempt,
           Instant.now(), ThreadLocalRandom.current()::nextDouble);
       if (wait == null || !mayWait(call, wait)) {
         return CompletableFuture.completedFuture(r);

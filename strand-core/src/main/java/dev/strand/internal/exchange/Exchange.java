@@ -2,13 +2,13 @@ package dev.strand.internal.exchange;
 
 import dev.strand.HttpException;
 import dev.strand.Request;
-import dev.strand.RequestBody;
 import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
 import dev.strand.internal.events.CallEvents;
 import dev.strand.internal.pool.ConnectionPool;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.pool.Waiter;
+import dev.strand.internal.retry.RetryRules;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
@@ -47,17 +47,6 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
   final long readTimeoutNanos;
   final long writeTimeoutNanos;
   private final long poolTimeoutNanos;
-  /**
-   * Resends after a reused connection failed before any response byte (the server closed it as it was taken):
-   * one, as OkHttp and the JDK client make; a second failure is the server's answer, not a race.
-   */
-  static final int STALE_CONNECTION_RESENDS = 1;
-  /**
-   * Resends of a request the server provably never processed (above an HTTP/2 GOAWAY's last stream, or a
-   * refused stream): a few, since each says nothing about the request, but not forever against a server that
-   * refuses everything.
-   */
-  static final int UNPROCESSED_RESENDS = 3;
   /** 0 on the first try, then the resends after a stale connection failed. */
   int attempt;
   /** Resends of a request the server never processed (HTTP/2 GOAWAY, refused stream). */
@@ -210,11 +199,7 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
 
   /** Whether a failure before any response byte on a reused connection may be sent again. */
   boolean mayRetry() {
-    if (attempt >= STALE_CONNECTION_RESENDS || future.isDone()) {
-      return false;
-    }
-    RequestBody body = request.body();
-    return request.isIdempotent() && (body == null || body.isRepeatable());
+    return !future.isDone() && RetryRules.afterStaleConnection(request, attempt);
   }
 
   /** Sends again on a new connection. */
@@ -240,8 +225,7 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
    * (an HTTP/2 stream the server refused: the connection itself is fine, and may be the only one allowed).
    */
   public boolean retryUnprocessed(boolean fresh) {
-    RequestBody body = request.body();
-    if (future.isDone() || unprocessedRetries >= UNPROCESSED_RESENDS || (body != null && !body.isRepeatable())) {
+    if (future.isDone() || !RetryRules.afterUnprocessed(request, unprocessedRetries)) {
       return false;
     }
     unprocessedRetries++;

@@ -1,6 +1,7 @@
 package dev.strand.internal.client;
 
 import dev.strand.Request;
+import dev.strand.internal.retry.RetryRules;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +16,7 @@ public final class ClientFuzzEntryPoints {
   }
 
   public static Duration retryAfter(String value, Instant now) {
-    return Retries.retryAfter(value, now);
+    return RetryRules.retryAfter(value, now);
   }
 
   /** A store holding what {@code lines} (an HSTS file) say. */
