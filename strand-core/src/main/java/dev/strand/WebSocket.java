@@ -5,9 +5,10 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A WebSocket connection (RFC 6455), opened with {@link Client#websocket(String, Listener)} or its
  * async twin. Messages arrive at the {@link Listener}; this side sends with the methods below, from
- * any thread. Each WebSocket has its own connection (never a pooled one), through the client's
- * proxy if it has one, always as a tunnel ({@code CONNECT} or SOCKS5); closing the client aborts the
- * sockets it opened.
+ * any thread. The opening handshake is sent as any HTTP/1.1 request is, on a connection kept apart
+ * from other requests' and through the client's proxy if it has one, always as a tunnel
+ * ({@code CONNECT} or SOCKS5); once the server switched protocols the connection is the socket's
+ * alone and leaves the pool. Closing the client aborts the sockets it opened.
  *
  * {@snippet :
  * WebSocket ws = client.websocket("ws://127.0.0.1:8080/ws/echo", new WebSocket.Listener() {

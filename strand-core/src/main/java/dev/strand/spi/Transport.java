@@ -34,8 +34,8 @@ public interface Transport extends AutoCloseable {
    * {@code ws}/{@code wss}; GET, no body, its headers added to the handshake) as the opening
    * handshake on a connection of its own, and completes once the server has answered
    * {@code 101 Switching Protocols}, after {@link WebSocket.Listener#onOpen}. Another answer fails
-   * with {@link WebSocketHandshakeException}; the request's connect and read timeouts bound the
-   * connection and the wait for the answer. Received messages larger than {@code maxMessageSize}
+   * with {@link WebSocketHandshakeException}; the request's timeouts bound the handshake as they
+   * bound any request. Received messages larger than {@code maxMessageSize}
    * bytes end the socket with status 1009.
    *
    * <p>The default fails with {@link ProtocolException}: a transport supports WebSockets only if it says so.

@@ -9,6 +9,7 @@ import dev.strand.internal.exchange.ErrorMapper;
 import dev.strand.internal.http1.Http1Connection;
 import dev.strand.internal.http2.Http2Connection;
 import dev.strand.internal.pool.Origin;
+import dev.strand.internal.tls.TlsContext;
 import dev.strand.internal.tls.TlsContexts;
 import dev.strand.internal.tls.TlsErrors;
 import io.netty.channel.Channel;
@@ -20,7 +21,8 @@ import java.time.Duration;
 
 /**
  * Settles a new {@code https} connection before the pool sees it: the TLS handshake, then the
- * protocol, HTTP/2 if ALPN chose {@code h2} (or by prior knowledge), else HTTP/1.1. Reports exactly
+ * protocol, HTTP/2 if ALPN chose {@code h2} (or by prior knowledge), else HTTP/1.1 (always for an
+ * upgrade, whose TLS offers only {@code http/1.1}). Reports exactly
  * one of {@code connected} (HTTP/1.1 here; HTTP/2 once the server's SETTINGS arrived, in
  * {@link Http2Connection}) or {@code connectFailed} to the pool.
  */
@@ -46,7 +48,8 @@ final class ConnectionSetup extends ChannelInboundHandlerAdapter {
   /** Starts TLS on {@code ch}, connected to the origin (perhaps through a tunnel). */
   static void install(Channel ch, ConnectContext engine, Origin origin, Duration limit, Request request,
       int maxHeaderSize) {
-    SslHandler ssl = engine.tls().context().newHandler(ch.alloc(), origin.host(), origin.port(), limit);
+    TlsContext context = origin.upgrade() ? engine.tls().http1Context() : engine.tls().context();
+    SslHandler ssl = context.newHandler(ch.alloc(), origin.host(), origin.port(), limit);
     CallEvents events = CallEvents.of(request);
     if (events != null) {
       events.tlsStart();
@@ -67,7 +70,8 @@ final class ConnectionSetup extends ChannelInboundHandlerAdapter {
           }
           events.tlsEnd(ssl.engine().getSession(), ssl.applicationProtocol());
         }
-        boolean h2 = "h2".equals(ssl.applicationProtocol()) || engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE;
+        boolean h2 = !origin.upgrade()
+            && ("h2".equals(ssl.applicationProtocol()) || engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE);
         settle(ctx, h2);
       } else {
         HttpException own = ownRejection();

@@ -21,7 +21,8 @@ import java.time.Duration;
  * {@link Http1ResponseHandler}, and the connection goes to the pool at once. {@code https}:
  * {@link ConnectionSetup} takes over, and the connection goes to the pool only when TLS and the
  * protocol (ALPN, the server's SETTINGS) are settled; HTTP/2 with prior knowledge goes to the pool
- * once the server's SETTINGS arrived. HTTP/3 keys ({@link Origin#isHttp3()}) go to the engine's
+ * once the server's SETTINGS arrived. Connections for upgrades ({@link Origin#upgrade()}) are always
+ * HTTP/1.1, and tunnelled through an HTTP proxy. HTTP/3 keys ({@link Origin#isHttp3()}) go to the engine's
  * HTTP/3 connector.
  */
 public final class NettyConnector implements Connector<NettyConnection> {
@@ -47,8 +48,10 @@ public final class NettyConnector implements Connector<NettyConnection> {
         ? x.request.timeout().connect()
         : Timeout.DEFAULT.connect();
     ProxyServer proxy = engine.proxyFor(origin);
-    boolean priorKnowledge = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE;
-    Dialer.dial(engine, origin, proxy, priorKnowledge, limit, request, (ch, error) -> {
+    // An upgrade speaks HTTP/1.1 whatever the policy, and through an HTTP proxy always a CONNECT tunnel (as h2c):
+    // forwarding proxies need not relay an upgrade.
+    boolean priorKnowledge = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE && !origin.upgrade();
+    Dialer.dial(engine, origin, proxy, priorKnowledge || origin.upgrade(), limit, request, (ch, error) -> {
       if (error != null) {
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
           LOG.log(System.Logger.Level.DEBUG, "connecting to " + origin + " failed: " + error);
@@ -73,7 +76,7 @@ public final class NettyConnector implements Connector<NettyConnection> {
     } else if (priorKnowledge) {
       Http2Connection.install(ch, engine.pool(), origin, limit, maxHeaderSize);
     } else {
-      boolean forward = Dialer.route(proxy, origin, false) == Dialer.Route.FORWARD;
+      boolean forward = Dialer.route(proxy, origin, origin.upgrade()) == Dialer.Route.FORWARD;
       engine.pool().connected(origin, Http1Connection.install(ch, engine.pool(), origin, forward ? proxy : null, maxHeaderSize));
     }
     ch.read(); // an idle connection keeps a read pending, to see the peer close it
@@ -85,8 +88,8 @@ public final class NettyConnector implements Connector<NettyConnection> {
     if (origin.isHttp3()) {
       return engine.http3().expectedCapacity(origin);
     }
-    boolean h2 = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE
-        || (VersionPolicy.offersH2(engine.version()) && origin.isHttps());
+    boolean h2 = !origin.upgrade() && (engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE
+        || (VersionPolicy.offersH2(engine.version()) && origin.isHttps()));
     return h2 ? Http2Connection.DEFAULT_STREAMS : 1;
   }
 }

@@ -74,6 +74,11 @@ public final class TlsSetup {
     return building;
   }
 
+  /** The HTTP/1.1-only context; only after {@link #whenHttp1Ready()} completed. */
+  TlsContext http1Context() {
+    return alpn.equals(HTTP_1_1) ? context : http1Only;
+  }
+
   /**
    * The context for a connection that must speak HTTP/1.1 (a WebSocket's): this engine's own when it
    * offers only http/1.1, else the same settings with ALPN limited to http/1.1, built off the calling thread.

@@ -9,6 +9,7 @@ import dev.strand.internal.pool.ConnectionPool;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.pool.Waiter;
 import dev.strand.internal.retry.RetryRules;
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
@@ -37,6 +38,20 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
     void responded(Origin origin, StreamingResponse r);
   }
 
+  /** Takes over the connection of a request that asks to switch protocols (a WebSocket handshake). */
+  public interface Upgrade {
+    /**
+     * The server answered 101 (on the connection's event loop): checks the answer and adds the new
+     * protocol's handlers at the end of {@code channel}'s pipeline. Then the connection leaves the pool,
+     * the caller gets {@code response} (still on the event loop), and HTTP/1.1's decoder leaves the
+     * pipeline last, in a task of its own, handing the new handlers the bytes that followed the head.
+     *
+     * @throws HttpException if the answer does not complete the switch: the exchange fails with it,
+     *     and the connection is closed
+     */
+    void switched(Channel channel, StreamingResponse response);
+  }
+
   final Dispatch engine;
   public final Request request;
   final Origin origin;
@@ -44,6 +59,8 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
   /** The call's listener side, or {@code null} (no listener: every event site is one null check). */
   public final CallEvents events;
   public final boolean head;
+  /** What takes the connection over on a 101, or {@code null} for a request that does not switch protocols. */
+  final Upgrade upgrade;
   final long readTimeoutNanos;
   final long writeTimeoutNanos;
   private final long poolTimeoutNanos;
@@ -62,7 +79,13 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
   private volatile ScheduledFuture<?> headStart;
 
   public Exchange(Dispatch engine, Request request, Origin origin) {
+    this(engine, request, origin, null);
+  }
+
+  /** @param upgrade what takes the connection over if the server switches protocols, or {@code null} */
+  public Exchange(Dispatch engine, Request request, Origin origin, Upgrade upgrade) {
     this.engine = engine;
+    this.upgrade = upgrade;
     this.request = request;
     this.origin = origin;
     this.head = request.method().equals("HEAD");
@@ -88,6 +111,11 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
 
   public boolean isHead() {
     return head;
+  }
+
+  /** Whether the request asks to switch protocols, with an {@link Upgrade} to take the connection over. */
+  public boolean isUpgrade() {
+    return upgrade != null;
   }
 
   /** Whether the caller has its response or failure already (or cancelled). */

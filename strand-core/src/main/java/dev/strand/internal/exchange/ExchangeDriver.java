@@ -255,6 +255,26 @@ public final class ExchangeDriver implements BodyOwner, RequestBodyWriter.Listen
     undelivered = StreamingResponses.of(exchange.request, status, reason, headers, version, body, session);
   }
 
+  /**
+   * HTTP/1.1: the final head is a 101 to a request that asked to switch protocols ({@link Exchange#isUpgrade}).
+   * What follows it is no longer HTTP, so the exchange ends with it: the upgrade checks the answer and
+   * takes the connection, the framing lets go of it ({@link Framing#completed}), then the caller gets the
+   * response. If the upgrade refuses the answer, the exchange fails with its reason and the connection closes.
+   */
+  public void switchProtocols(String reason, Headers headers, Version version, SSLSession session) {
+    respond(101, reason, headers, version, 0, session);
+    try {
+      exchange.upgrade.switched(framing.channel(), undelivered);
+    } catch (HttpException e) {
+      fail(e, false);
+      return;
+    }
+    requestDone = true;
+    responseDone = true;
+    body.markEnded();
+    complete();
+  }
+
   /** Body bytes (the caller releases them). False if the exchange ended over them (its consumer gave up, or too large). */
   public boolean content(ByteBuf content) {
     if (!content.isReadable() || exchange.head) {

@@ -76,6 +76,8 @@ public final class Http1Connection extends NettyConnection implements ExchangeDr
   private boolean skipInformational;
   /** The response is complete and one more read is under way before the exchange ends (see settleThenComplete). */
   private boolean settling;
+  /** The server switched protocols: the exchange's upgrade has the connection, which leaves the pool. */
+  private boolean switching;
   private ScheduledFuture<?> continueTimer;
 
   /** The TLS session of the channel, or {@code null} in cleartext; the same for every response. */
@@ -153,7 +155,7 @@ public final class Http1Connection extends NettyConnection implements ExchangeDr
     bytesSeen = false;
     keepAlive = true;
     skipInformational = false;
-    decoder.expectResponse(x.head);
+    decoder.expectResponse(x.head, x.isUpgrade());
     boolean expect = x.request.expectContinue() && !d.hasNoBody();
     boolean inline = RequestWriter.inlinesBody(x.request, expect);
     forceClose = RequestWriter.asksToClose(x.request);
@@ -298,6 +300,11 @@ public final class Http1Connection extends NettyConnection implements ExchangeDr
     }
     keepAlive = HttpUtil.isKeepAlive(r) && code != 101;
     Version version = r.protocolVersion() == HttpVersion.HTTP_1_0 ? Version.HTTP_1_0 : Version.HTTP_1_1;
+    if (code == 101 && d.exchange().isUpgrade()) {
+      switching = true;
+      d.switchProtocols(r.status().reasonPhrase(), headers, version, sslSession);
+      return;
+    }
     d.respond(code, r.status().reasonPhrase(), headers, version, HttpUtil.getContentLength(r, -1L), sslSession);
   }
 
@@ -449,16 +456,36 @@ public final class Http1Connection extends NettyConnection implements ExchangeDr
 
   // ---- ending an exchange ----
 
-  /** The exchange is over and the connection clean: back to the pool (or closed). */
+  /** The exchange is over and the connection clean: back to the pool (or closed), or to the protocol it switched to. */
   @Override
   public void completed(ExchangeDriver d) {
     driver = null;
     cancelContinueTimer();
+    if (switching) {
+      handOver();
+      return;
+    }
     boolean reusable = keepAlive && !forceClose && channel.isActive() && !decoder.sawStrayBytes;
     if (!reusable) {
       channel.close();
     }
     pool.release(this, reusable);
+  }
+
+  /**
+   * Lets go of a connection the server switched to the protocol its exchange asked for, whose handlers
+   * now follow ours: out of the pool, and HTTP/1.1's handlers out of the pipeline. The decoder goes in a
+   * task of its own, as Netty's handshakers do: the bytes behind the 101 that it hands on then reach the
+   * new protocol after the caller has the response.
+   */
+  private void handOver() {
+    pool.detach(this);
+    channel.pipeline().remove(Http1ResponseHandler.class);
+    channel.eventLoop().execute(() -> {
+      if (channel.pipeline().context(decoder) != null) { // else the channel closed and took it
+        channel.pipeline().remove(decoder);
+      }
+    });
   }
 
   /** The exchange failed (or goes to another connection): this connection is closed, whatever the protocol state. */

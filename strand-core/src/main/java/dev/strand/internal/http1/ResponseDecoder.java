@@ -32,6 +32,9 @@ import java.util.Map;
  *   <li>A header field is a name, optional spaces, a colon and a value; anything else is malformed.
  *   <li>Transfer-Encoding follows RFC 9112 strictly: with Content-Length, in HTTP/1.0, or with chunked
  *       not last, the head is malformed (each a sign of request smuggling or response splitting).
+ *   <li>A 101 has no content. To a request that asked to switch protocols it is the last thing decoded:
+ *       the bytes behind it belong to the new protocol, and stay in the buffer until this decoder is
+ *       removed from the pipeline, which hands them to the next handler.
  * </ul>
  *
  * Header validation is left to {@link dev.strand.Headers}, which checks every field anyway.
@@ -51,6 +54,10 @@ public final class ResponseDecoder extends HttpResponseDecoder {
   boolean sawStrayBytes;
   private boolean expectingResponse;
   private boolean informational;
+  /** The current request asked to switch protocols. */
+  private boolean upgradeAsked;
+  /** The server switched protocols: nothing more is HTTP. */
+  private boolean switched;
 
   ResponseDecoder(int maxHeaderSize) {
     super(new HttpDecoderConfig()
@@ -61,9 +68,14 @@ public final class ResponseDecoder extends HttpResponseDecoder {
         .setHeadersFactory(DefaultHttpHeadersFactory.headersFactory().withValidation(false)));
   }
 
-  /** A request has been written: the next bytes are its response (event loop). */
-  void expectResponse(boolean head) {
+  /**
+   * A request has been written: the next bytes are its response (event loop).
+   *
+   * @param upgrade whether the request asks to switch protocols
+   */
+  void expectResponse(boolean head, boolean upgrade) {
     headRequest = head;
+    upgradeAsked = upgrade;
     expectingResponse = true;
     informational = false;
   }
@@ -110,6 +122,9 @@ public final class ResponseDecoder extends HttpResponseDecoder {
 
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf buffer, List<Object> out) throws Exception {
+    if (switched) {
+      return; // left for the new protocol's handlers
+    }
     if (!expectingResponse) {
       dropStrayBytes(buffer, out);
       return;
@@ -121,6 +136,11 @@ public final class ResponseDecoder extends HttpResponseDecoder {
       if (part instanceof HttpResponse r) {
         int code = r.status().code();
         informational = code >= 100 && code < 200 && code != 101;
+        if (code == 101 && upgradeAsked) {
+          switched = true; // its empty end is in out already: isContentAlwaysEmpty
+          expectingResponse = false;
+          return;
+        }
       }
       if (part instanceof LastHttpContent && !informational) {
         // The final response is complete; what follows in this buffer was sent beyond its end.
@@ -189,13 +209,13 @@ public final class ResponseDecoder extends HttpResponseDecoder {
 
   @Override
   protected boolean isContentAlwaysEmpty(HttpMessage msg) {
-    if (headRequest && msg instanceof HttpResponse r && r.status().code() >= 200) {
-      return true;
+    if (msg instanceof HttpResponse r && (r.status().code() == 101 || (headRequest && r.status().code() >= 200))) {
+      return true; // Netty would read a 101 without Sec-WebSocket-Accept to the end of the connection
     }
     return super.isContentAlwaysEmpty(msg);
   }
 
-  /** Never switch to raw bytes: a 101 ends the exchange, and the connection with it. */
+  /** Never Netty's raw pass-through after a 101: an upgrade's bytes wait for its handlers (see {@link #decode}). */
   @Override
   protected boolean isSwitchingToNonHttp1Protocol(HttpResponse msg) {
     return false;

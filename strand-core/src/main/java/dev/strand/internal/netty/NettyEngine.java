@@ -92,7 +92,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     this.dialing = dialing;
     this.proxy = proxy;
     this.unixSocket = unixSocket;
-    this.webSockets = new WebSocketConnector(this, maxHeaderSize);
+    this.webSockets = new WebSocketConnector(this, this);
     this.tls = tls;
     this.version = version;
     this.maxHeaderSize = maxHeaderSize;
@@ -192,7 +192,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     return origin;
   }
 
-  /** See {@link dev.strand.spi.Transport#websocket}: a dedicated connection, outside the pool. */
+  /** See {@link dev.strand.spi.Transport#websocket}: an exchange that takes its connection out of the pool. */
   public CompletableFuture<WebSocket> websocket(Request request, WebSocket.Listener listener, int maxMessageSize) {
     if (closed) {
       return CompletableFuture.failedFuture(new dev.strand.TransportException("the client is closed", request));
@@ -289,7 +289,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   /** Under {@link Version#HTTP_3_ALT_SVC} and {@link Version#HTTP_3_FIRST}: learns what a response's {@code Alt-Svc} says of HTTP/3. */
   @Override
   public void responded(Origin origin, StreamingResponse r) {
-    if (VersionPolicy.tries(version) && origin.isHttps()) {
+    if (VersionPolicy.tries(version) && origin.isHttps() && !origin.upgrade()) {
       List<String> advertised = r.headers().all("alt-svc");
       if (!advertised.isEmpty()) {
         altServices.received(origin, advertised, System.nanoTime());

@@ -73,6 +73,14 @@ public final class ConnectionPool<C extends PooledConnection> {
     pool(c).release(c, reusable, clock.getAsLong());
   }
 
+  /**
+   * Takes {@code c}, whose exchange switched it to another protocol, out of the pool without closing it:
+   * its slot is given back, and the pool forgets it (the new protocol's owner closes it).
+   */
+  public void detach(C c) {
+    pool(c).detach(c);
+  }
+
   /** The connector's success: {@code c} is open and goes to the first waiter of {@code origin}. */
   public void connected(Origin origin, C c) {
     opened.incrementAndGet();

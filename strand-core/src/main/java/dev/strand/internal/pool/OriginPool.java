@@ -165,6 +165,22 @@ final class OriginPool<C extends PooledConnection> {
     }
   }
 
+  /** {@code c} leaves the pool open, its one exchange slot with it; see {@link ConnectionPool#detach}. */
+  void detach(C c) {
+    synchronized (this) {
+      if (c.removed) {
+        return;
+      }
+      c.active--;
+      if (c.inAvailable) {
+        available.remove(c);
+        c.inAvailable = false;
+      }
+      removeInUse(c);
+    }
+    owner.slotFreed(this);
+  }
+
   /** A connection finished connecting: it serves the first waiters, or idles. */
   void connected(C c, long now) {
     List<Waiter<C>> served = null;

@@ -4,66 +4,67 @@ import dev.strand.HttpException;
 import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.StreamingResponse;
-import dev.strand.Timeout;
 import dev.strand.TransportException;
-import dev.strand.Version;
 import dev.strand.WebSocket;
 import dev.strand.WebSocketHandshakeException;
 import dev.strand.internal.connect.ConnectContext;
-import dev.strand.internal.connect.Dialer;
-import dev.strand.internal.connect.TlsErrorTranslator;
 import dev.strand.internal.exchange.ErrorMapper;
-import dev.strand.internal.http1.ResponseDecoder;
+import dev.strand.internal.exchange.Exchange;
 import dev.strand.internal.pool.Origin;
-import dev.strand.internal.tls.TlsContext;
-import dev.strand.internal.tls.TlsErrors;
-import dev.strand.spi.ResponseBody;
-import dev.strand.spi.StreamingResponses;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.CodecException;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.EmptyHttpHeaders;
-import io.netty.handler.codec.http.HttpClientCodec;
-import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
-import io.netty.handler.codec.http.websocketx.WebSocketClientHandshaker;
-import io.netty.handler.codec.http.websocketx.WebSocketClientHandshakerFactory;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
-import io.netty.handler.codec.http.websocketx.WebSocketFrameDecoder;
-import io.netty.handler.codec.http.websocketx.WebSocketVersion;
 import io.netty.handler.codec.http.websocketx.extensions.compression.WebSocketClientCompressionHandler;
-import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.util.ReferenceCountUtil;
 import java.net.URI;
-import java.time.Duration;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Opens WebSockets for a {@link NettyEngine}: each on a dedicated connection, never a pooled one
- * (TLS offers only {@code http/1.1} through ALPN) and through a proxy always a tunnel, with Netty's
- * version-13 client handshaker and permessage-deflate. Once the server has answered 101, the
- * connection belongs to a {@link RealWebSocket}. Keeps every WebSocket channel so that closing the engine aborts them.
+ * Opens WebSockets for the engine. The handshake is an exchange like any other request's, an
+ * HTTP/1.1 GET asking to switch to {@code websocket}, on a connection of the origin's upgrade key
+ * ({@link Origin#forUpgrade()}: HTTP/1.1 whatever the version policy, and through an HTTP proxy a
+ * tunnel), with the same timeouts, events and response parsing. On a 101 this checks the answer and
+ * takes the connection out of the pool for a {@link RealWebSocket}, with permessage-deflate if the
+ * server chose it; any other answer is a {@link WebSocketHandshakeException}. Keeps the handshakes in
+ * progress and the open sockets, so that closing the engine ends them.
  */
 public final class WebSocketConnector {
-  private final ConnectContext engine;
-  private final int maxHeaderSize;
-  private final Set<Channel> channels = ConcurrentHashMap.newKeySet();
+  /**
+   * The extensions {@link WebSocketClientCompressionHandler} offers. It would add them to a Netty request
+   * object; ours is encoded by the HTTP/1.1 framing, so they are written here, and the handler only reads the answer.
+   */
+  private static final String OFFERED_EXTENSIONS = "permessage-deflate,deflate-frame,x-webkit-deflate-frame";
+  /** RFC 6455 section 4.2.2: what the server appends to our key before hashing it. */
+  private static final String ACCEPT_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
-  public WebSocketConnector(ConnectContext engine, int maxHeaderSize) {
+  private final ConnectContext engine;
+  private final Exchange.Dispatch dispatch;
+  private final Set<CompletableFuture<StreamingResponse>> handshakes = ConcurrentHashMap.newKeySet();
+  private final Set<RealWebSocket> sockets = ConcurrentHashMap.newKeySet();
+
+  /**
+   * @param engine the engine's TLS and state
+   * @param dispatch the same engine as its exchanges see it: the pool they wait in
+   */
+  public WebSocketConnector(ConnectContext engine, Exchange.Dispatch dispatch) {
     this.engine = engine;
-    this.maxHeaderSize = maxHeaderSize;
+    this.dispatch = dispatch;
   }
 
   /** See {@link dev.strand.spi.Transport#websocket}. */
@@ -77,67 +78,74 @@ public final class WebSocketConnector {
       return CompletableFuture.failedFuture(new ProtocolException(
           "a WebSocket handshake is a GET request without a body, not " + request, request));
     }
-    Origin origin = Origin.of(url);
+    Origin origin = Origin.of(url).forUpgrade();
+    Handshake handshake = new Handshake(request, listener, maxMessageSize);
     CompletableFuture<WebSocket> result = new CompletableFuture<>();
     if (origin.isHttps()) {
       engine.tls().whenHttp1Ready().whenComplete((tls, error) -> {
         if (error != null) {
           result.completeExceptionally(ErrorMapper.tlsSetup(error, request));
         } else {
-          connect(request, origin, tls, listener, maxMessageSize, result);
+          send(handshake, origin, result);
         }
       });
     } else {
-      connect(request, origin, null, listener, maxMessageSize, result);
+      send(handshake, origin, result);
     }
     return result;
   }
 
-  /** Aborts every WebSocket, and drops every connection still in its handshake. */
+  /** Aborts every WebSocket, and every handshake still in progress. */
   public void closeAll() {
-    for (Channel ch : channels) {
-      RealWebSocket ws = ch.pipeline().get(RealWebSocket.class);
-      if (ws != null) {
-        ws.abort("the client was closed");
-      } else {
-        ch.close();
-      }
+    for (CompletableFuture<StreamingResponse> h : handshakes) {
+      h.cancel(false);
+    }
+    for (RealWebSocket ws : sockets) {
+      ws.abort("the client was closed");
     }
   }
 
-  private void connect(Request request, Origin origin, TlsContext tls, WebSocket.Listener listener,
-      int maxMessageSize, CompletableFuture<WebSocket> result) {
-    Duration limit = request.timeout() != null ? request.timeout().connect() : Timeout.DEFAULT.connect();
-    // Through an HTTP proxy always a CONNECT tunnel (as for h2c): forwarding proxies need not relay an upgrade.
-    Dialer.dial(engine, origin, engine.proxyFor(origin), true, limit, request, (ch, error) -> {
+  private void send(Handshake handshake, Origin origin, CompletableFuture<WebSocket> result) {
+    Request request = handshake.request;
+    Exchange exchange = new Exchange(dispatch, handshake.upgradeRequest, origin, handshake);
+    CompletableFuture<StreamingResponse> answer = exchange.future;
+    handshake.answer = answer;
+    handshakes.add(answer);
+    if (engine.isClosed()) { // closed meanwhile: closeAll may have missed this one
+      answer.cancel(false);
+    }
+    answer.whenComplete((response, error) -> {
+      handshakes.remove(answer);
       if (error != null) {
-        result.completeExceptionally(engine.isClosed() ? clientClosed(request) : ErrorMapper.connect(error, request, origin));
-        return;
-      }
-      channels.add(ch);
-      ch.closeFuture().addListener(closed -> channels.remove(ch));
-      if (engine.isClosed()) { // closed while connecting: closeAll may have missed this one
-        ch.close();
-        result.completeExceptionally(clientClosed(request));
-        return;
-      }
-      result.whenComplete((ws, failure) -> {
-        if (failure instanceof CancellationException) {
-          ch.close();
+        RealWebSocket switched = handshake.socket;
+        if (switched != null) { // cancelled as the server switched
+          switched.abort();
         }
-      });
-      if (tls != null) {
-        ch.pipeline().addLast("tls", tls.newHandler(ch.alloc(), origin.host(), origin.port(), limit))
-            .addLast("tls-errors", new TlsErrorTranslator(origin.socketHost(), origin.port(), engine.tls().tls));
+        result.completeExceptionally(engine.isClosed() ? clientClosed(request)
+            : error instanceof HttpException e ? e : ErrorMapper.io(error, request));
+      } else if (response.status() != 101) {
+        response.close(); // its connection goes back to the pool, or is closed if the body was not read
+        result.completeExceptionally(new WebSocketHandshakeException("WebSocket handshake failed: HTTP "
+            + response.status() + " " + response.reason() + " (" + handshake.where + ")", request, response.status(),
+            response.headers()));
+      } else {
+        // Still on the event loop, the 101 delivered and its events told, before the bytes behind it (see
+        // Exchange.Upgrade): the listener hears onOpen before the caller has the socket, and before any message.
+        RealWebSocket ws = handshake.socket;
+        ws.start();
+        if (!result.complete(ws)) {
+          ws.abort(); // cancelled meanwhile
+        }
       }
-      ch.pipeline()
-          .addLast("http-codec", new HttpClientCodec(new HttpDecoderConfig().setMaxHeaderSize(maxHeaderSize),
-              HttpClientCodec.DEFAULT_PARSE_HTTP_AFTER_CONNECT_REQUEST, HttpClientCodec.DEFAULT_FAIL_ON_MISSING_RESPONSE))
-          // Bounds what one compressed frame may inflate to, like the message limit bounds the rest.
-          .addLast("ws-compression", new WebSocketClientCompressionHandler(maxMessageSize))
-          .addLast("ws-handshake", new Handshake(request, origin, listener, maxMessageSize, result));
-      ch.read();
     });
+    result.whenComplete((ws, failure) -> {
+      if (failure instanceof CancellationException) {
+        answer.cancel(false);
+      }
+    });
+    if (dispatch.pool().acquire(origin, exchange, false)) {
+      exchange.armPoolTimer();
+    }
   }
 
   /** Closing the client fails a handshake in progress, whether it was connecting or waiting for the 101. */
@@ -146,166 +154,136 @@ public final class WebSocketConnector {
         + WebSocketUrls.toWebSocketUrl(request.url()) + ")", request);
   }
 
-  /** Sends the upgrade request and waits for its answer; replaced by a {@link RealWebSocket} on 101. */
-  private final class Handshake extends ChannelInboundHandlerAdapter {
+  /** One opening handshake: the upgrade request, and what checks the 101 and takes the connection over. */
+  private final class Handshake implements Exchange.Upgrade {
+    /** As the caller made it. */
     private final Request request;
-    private final Origin origin;
+    /** As it is sent: with the upgrade's fields. */
+    private final Request upgradeRequest;
     private final WebSocket.Listener listener;
     private final int maxMessageSize;
-    private final CompletableFuture<WebSocket> result;
-    private final WebSocketClientHandshaker handshaker;
+    private final List<String> subprotocols;
+    private final String expectedAccept;
     private final String where;
-    private ScheduledFuture<?> readTimer;
-    private boolean done;
+    /** The socket, once the server switched. */
+    private volatile RealWebSocket socket;
+    /** The exchange's future, set before it is sent. */
+    private CompletableFuture<StreamingResponse> answer;
 
-    Handshake(Request request, Origin origin, WebSocket.Listener listener, int maxMessageSize,
-        CompletableFuture<WebSocket> result) {
+    Handshake(Request request, WebSocket.Listener listener, int maxMessageSize) {
       this.request = request;
-      this.origin = origin;
       this.listener = listener;
       this.maxMessageSize = maxMessageSize;
-      this.result = result;
-      URI wsUrl = WebSocketUrls.toWebSocketUrl(request.url());
-      this.where = "GET " + wsUrl;
-      HttpHeaders headers = new DefaultHttpHeaders();
-      request.headers().forEach((name, value) -> {
-        if (!name.equalsIgnoreCase("Sec-WebSocket-Protocol")) {
-          headers.add(name, value);
-        }
-      });
-      List<String> protocols = request.headers().all("Sec-WebSocket-Protocol");
-      String subprotocols = protocols.isEmpty() ? null : String.join(", ", protocols);
-      // Frames are limited by the message limit too; no Origin header (this is not a browser).
-      this.handshaker = WebSocketClientHandshakerFactory.newHandshaker(wsUrl, WebSocketVersion.V13, subprotocols,
-          true, headers, maxMessageSize, true, false, -1, false, false);
+      this.where = "GET " + WebSocketUrls.toWebSocketUrl(request.url());
+      this.subprotocols = request.headers().all("Sec-WebSocket-Protocol");
+      byte[] nonce = new byte[16];
+      ThreadLocalRandom.current().nextBytes(nonce); // a nonce against caching proxies, not a secret
+      String key = Base64.getEncoder().encodeToString(nonce);
+      this.expectedAccept = accept(key);
+      // No Origin field: this is not a browser.
+      Request.Builder b = request.toBuilder()
+          .removeHeader("Sec-WebSocket-Protocol")
+          .setHeader("Upgrade", "websocket")
+          .setHeader("Connection", "Upgrade")
+          .setHeader("Sec-WebSocket-Key", key)
+          .setHeader("Sec-WebSocket-Version", "13")
+          .setHeader("Sec-WebSocket-Extensions", OFFERED_EXTENSIONS);
+      if (!subprotocols.isEmpty()) {
+        b.setHeader("Sec-WebSocket-Protocol", String.join(", ", subprotocols));
+      }
+      this.upgradeRequest = b.build();
     }
 
-    /** Added to a connected channel ({@link Dialer}): the upgrade request goes out at once. */
+    /** On the event loop, when the server answered 101. */
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-      // Over TLS the request waits in the TLS handler until the TLS handshake is done.
-      handshaker.handshake(ctx.channel()).addListener(f -> {
-        if (!f.isSuccess()) {
-          fail(ctx, failure(f.cause()));
-          return;
-        }
-        Duration read = request.timeout() == null ? null : request.timeout().read();
-        if (read != null && !done) {
-          readTimer = ctx.executor().schedule(() -> fail(ctx, ErrorMapper.readTimeout(request, read.toNanos())),
-              read.toNanos(), TimeUnit.NANOSECONDS);
-        }
-      });
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    public void switched(Channel ch, StreamingResponse response) {
+      String subprotocol = check(response);
+      ChannelPipeline p = ch.pipeline();
+      RealWebSocket ws = new RealWebSocket(ch, response, subprotocol, listener, maxMessageSize);
+      WebSocketClientCompressionHandler compression = new WebSocketClientCompressionHandler(maxMessageSize);
+      p.addLast("ws-encoder", new WebSocket13FrameEncoder(true))
+          .addLast("ws-decoder", frameDecoder(maxMessageSize))
+          // Bounds what one compressed frame may inflate to, like the message limit bounds the rest.
+          .addLast("ws-compression", compression)
+          .addLast("ws", ws);
       try {
-        if (!done && msg instanceof HttpResponse r) {
-          if (r.decoderResult().isFailure()) {
-            fail(ctx, ErrorMapper.malformed(r.decoderResult().cause(), request, maxHeaderSize, false));
-          } else if (r.status().code() != 101) {
-            int code = r.status().code();
-            fail(ctx, new WebSocketHandshakeException("WebSocket handshake failed: HTTP " + code + " "
-                + r.status().reasonPhrase() + " (" + where + ")", request, code, ResponseDecoder.headers(r)));
-          } else {
-            upgrade(ctx, r);
-          }
-        }
-      } finally {
-        ReferenceCountUtil.release(msg);
+        // Puts the chosen extension's coders in its own place, then leaves.
+        compression.channelRead(p.context(compression), extensionAnswer(response));
+      } catch (Exception e) { // e.g. an extension we did not offer
+        p.remove(ws); // the socket never opened: its listener hears nothing
+        throw failed(e.getMessage(), e);
+      }
+      sockets.add(ws);
+      ch.closeFuture().addListener(closed -> sockets.remove(ws));
+      socket = ws;
+      if (answer.isCancelled()) { // else a cancel from now on finds the socket (send)
+        ws.abort();
       }
     }
 
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-      if (!done) {
-        ctx.read(); // the response head may come in several reads
+    /** Checks the 101 as RFC 6455 section 4.1 asks; returns the subprotocol the server chose, or {@code null}. */
+    private String check(StreamingResponse response) {
+      String upgrade = response.headers().first("Upgrade");
+      if (upgrade == null || !upgrade.strip().equalsIgnoreCase("websocket")) {
+        throw failed("the 101 response does not upgrade to websocket (Upgrade: " + upgrade + ")", null);
       }
-      ctx.fireChannelReadComplete();
+      String connection = String.join(", ", response.headers().all("Connection"));
+      if (!connection.toLowerCase(Locale.ROOT).contains("upgrade")) {
+        throw failed("the 101 response has no Connection: Upgrade (Connection: " + connection + ")", null);
+      }
+      String accept = response.headers().first("Sec-WebSocket-Accept");
+      if (!expectedAccept.equals(accept)) {
+        throw failed("Sec-WebSocket-Accept does not answer our Sec-WebSocket-Key: got " + accept + ", expected "
+            + expectedAccept, null);
+      }
+      String chosen = response.headers().first("Sec-WebSocket-Protocol");
+      if (chosen == null || chosen.isBlank()) {
+        return null;
+      }
+      boolean offered = subprotocols.stream().flatMap(v -> List.of(v.split(",")).stream())
+          .anyMatch(offer -> offer.strip().equals(chosen.strip()));
+      if (!offered) {
+        throw failed("the server chose the subprotocol '" + chosen + "', which was not offered ("
+            + (subprotocols.isEmpty() ? "none" : String.join(", ", subprotocols)) + ")", null);
+      }
+      return chosen.strip();
     }
 
-    private void upgrade(ChannelHandlerContext ctx, HttpResponse r) {
-      Channel ch = ctx.channel();
-      try {
-        // Checks Sec-WebSocket-Accept and the subprotocol, and swaps the HTTP codec for the frame codec.
-        handshaker.finishHandshake(ch, new DefaultFullHttpResponse(r.protocolVersion(), r.status(),
-            Unpooled.EMPTY_BUFFER, r.headers(), EmptyHttpHeaders.INSTANCE));
-      } catch (RuntimeException e) {
-        // Netty words a wrong Sec-WebSocket-Accept "Invalid challenge. Actual: X. Expected: Y".
-        String why = String.valueOf(e.getMessage()).startsWith("Invalid challenge")
-            ? "Sec-WebSocket-Accept does not answer our Sec-WebSocket-Key: " + e.getMessage() : e.getMessage();
-        fail(ctx, new ProtocolException("WebSocket handshake failed: " + why + " (" + where + ")", request, e));
-        return;
-      }
-      // The handshaker's decoder sends its own Close on a protocol error, but from where it sits, before the frame
-      // encoder: the frame fails to go out and the connection drops unannounced (and after an invalid Close it
-      // sends none). Ours only reports the error; RealWebSocket sends the Close, as for its own errors.
-      ch.pipeline().replace(WebSocketFrameDecoder.class, "ws-decoder", new WebSocket13FrameDecoder(
-          WebSocketDecoderConfig.newBuilder().expectMaskedFrames(false).allowMaskMismatch(false).allowExtensions(true)
-              .maxFramePayloadLength(maxMessageSize).closeOnProtocolViolation(false).build()));
-      done = true;
-      cancelTimer();
-      StreamingResponse head = StreamingResponses.of(request, 101, r.status().reasonPhrase(),
-          ResponseDecoder.headers(r), Version.HTTP_1_1, ResponseBody.of(new byte[0]));
-      String subprotocol = handshaker.actualSubprotocol();
-      RealWebSocket ws = new RealWebSocket(ch, head, subprotocol == null || subprotocol.isEmpty() ? null : subprotocol,
-          listener, maxMessageSize);
-      ctx.pipeline().replace(this, "ws", ws);
-      ws.start();
-      if (!result.complete(ws)) {
-        ws.abort(); // cancelled meanwhile
+    private ProtocolException failed(String why, Throwable cause) {
+      return new ProtocolException("WebSocket handshake failed: " + why + " (" + where + ")", request, cause);
+    }
+  }
+
+  /**
+   * The frame decoder. Netty's handshaker would add one that sends its own Close on a protocol error,
+   * but from where it sits, before the frame encoder: the frame fails to go out and the connection drops
+   * unannounced (and after an invalid Close it sends none). This one only reports the error;
+   * {@link RealWebSocket} sends the Close, as for its own errors. Frames are limited by the message limit too.
+   */
+  static WebSocket13FrameDecoder frameDecoder(int maxMessageSize) {
+    return new WebSocket13FrameDecoder(WebSocketDecoderConfig.newBuilder().expectMaskedFrames(false)
+        .allowMaskMismatch(false).allowExtensions(true).maxFramePayloadLength(maxMessageSize)
+        .closeOnProtocolViolation(false).build());
+  }
+
+  /** What the compression handler reads of the 101: whether it is an upgrade, and the extension chosen. */
+  private static DefaultHttpResponse extensionAnswer(StreamingResponse response) {
+    HttpHeaders fields = new DefaultHttpHeaders();
+    for (String name : List.of("Upgrade", "Connection", "Sec-WebSocket-Extensions")) {
+      for (String value : response.headers().all(name)) {
+        fields.add(name, value);
       }
     }
+    return new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.SWITCHING_PROTOCOLS, fields);
+  }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-      if (evt instanceof SslHandshakeCompletionEvent e && !e.isSuccess()) {
-        fail(ctx, failure(e.cause()));
-      }
-      ctx.fireUserEventTriggered(evt);
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      fail(ctx, failure(cause));
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
-      fail(ctx, engine.isClosed() ? clientClosed(request)
-          : new ProtocolException("the server closed the connection before the WebSocket handshake completed ("
-              + where + ")", request));
-      ctx.fireChannelInactive();
-    }
-
-    private HttpException failure(Throwable cause) {
-      if (cause instanceof HttpException e) {
-        return e;
-      }
-      if (TlsErrors.isTlsFailure(cause)) {
-        return TlsErrors.translate(cause, origin.socketHost(), origin.port(), engine.tls().tls, request);
-      }
-      if (cause instanceof CodecException) { // e.g. an extension the server should not have chosen
-        return new ProtocolException("WebSocket handshake failed: " + cause.getMessage() + " (" + where + ")",
-            request, cause);
-      }
-      return ErrorMapper.io(cause, request);
-    }
-
-    private void fail(ChannelHandlerContext ctx, HttpException error) {
-      if (done) {
-        return;
-      }
-      done = true;
-      cancelTimer();
-      result.completeExceptionally(error);
-      ctx.close();
-    }
-
-    private void cancelTimer() {
-      if (readTimer != null) {
-        readTimer.cancel(false);
-      }
+  /** The Sec-WebSocket-Accept that answers {@code key}. */
+  static String accept(String key) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-1").digest((key + ACCEPT_GUID).getBytes(StandardCharsets.US_ASCII));
+      return Base64.getEncoder().encodeToString(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-1", e);
     }
   }
 }

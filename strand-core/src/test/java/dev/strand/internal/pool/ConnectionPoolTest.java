@@ -121,6 +121,23 @@ class ConnectionPoolTest {
   }
 
   @Test
+  void aDetachedConnectionStaysOpenAndFreesItsSlot() {
+    ConnectionPool<FakeConnection> pool = pool(Limits.ofConnections(1));
+    Origin upgrades = A.forUpgrade();
+    FakeWaiter w1 = acquireConnecting(pool, upgrades, "w1");
+    FakeWaiter w2 = new FakeWaiter("w2");
+    pool.acquire(upgrades, w2, false);
+    pool.detach(w1.connection);
+    assertEquals(0, w1.connection.closes, "its new protocol's owner closes it");
+    assertEquals(2, connector.connects.size(), "the freed slot opens a connection for w2");
+    pool.release(w1.connection, true); // a late release of a detached connection changes nothing
+    pool.closed(w1.connection);
+    assertEquals(new OriginStats(1, 0, 0, 1), stats(pool, upgrades), "only w2's connect");
+    assertEquals("ws://a.test:80", upgrades.toString());
+    assertFalse(upgrades.equals(A), "upgrades are pooled apart");
+  }
+
+  @Test
   void notReusableConnectionIsClosedAndTheNextWaiterConnects() {
     ConnectionPool<FakeConnection> pool = pool(Limits.ofConnections(1));
     FakeWaiter w1 = acquireConnecting(pool, A, "w1");
