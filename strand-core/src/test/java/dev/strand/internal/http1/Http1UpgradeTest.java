@@ -11,6 +11,7 @@ import dev.strand.ProtocolException;
 import dev.strand.StreamingResponse;
 import dev.strand.internal.exchange.Exchange;
 import dev.strand.internal.pool.Origin;
+import dev.strand.spi.StreamingResponses;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -111,7 +112,7 @@ class Http1UpgradeTest {
     h.receive("HTTP/1.1 403 Forbidden\r\nContent-Length: 2\r\n\r\nno");
     StreamingResponse r = f.getNow(null);
     assertEquals(403, r.status());
-    assertEquals("no", new String(r.responseBody().readAll(10).get(), StandardCharsets.US_ASCII));
+    assertEquals("no", new String(StreamingResponses.body(r).readAll(10).get(), StandardCharsets.US_ASCII));
     assertNull(taker.channel);
     assertEquals(new ClientStats.OriginStats(1, 1, 0, 0), stats(), "kept for the next handshake");
   }
