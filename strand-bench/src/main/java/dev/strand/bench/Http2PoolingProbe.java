@@ -80,7 +80,7 @@ public final class Http2PoolingProbe {
   /** Fresh TLS connections in a loop (nothing kept alive), 4 at a time. */
   static void handshakes(TestServer server, Tls.Engine engine, int seconds) throws Exception {
     Tls tls = Tls.builder().trustSystem(false).trustPem(TestPki.shared().ca().cert()).engine(engine).build();
-    Limits noReuse = new Limits(4, 0, Duration.ZERO, 4);
+    Limits noReuse = Limits.builder().maxConnections(4).maxKeepAliveConnections(0).keepAliveExpiry(Duration.ZERO).build();
     try (Client client = Client.builder().tls(tls).limits(noReuse).timeout(Timeout.of(Duration.ofSeconds(30))).build()) {
       for (int i = 0; i < 50; i++) {
         client.get(server.url("/small"));
