@@ -66,9 +66,9 @@ class EventListenerTest {
     @Override public void tlsEnd(Call call, long nanos, SSLSession session, String alpn) {
       add(call, nanos, "tlsEnd " + session.getProtocol() + " " + alpn);
     }
-    @Override public void connectionAcquired(Call call, long nanos, long id, Version version, boolean reused, long waited) {
-      assertTrue(waited >= 0);
-      add(call, nanos, "acquired " + version + " reused=" + reused);
+    @Override public void connectionAcquired(Call call, long nanos, AcquiredConnection connection) {
+      assertTrue(connection.id() != 0 && !connection.waited().isNegative());
+      add(call, nanos, "acquired " + connection.version() + " reused=" + connection.reused());
     }
     @Override public void connectionReleased(Call call, long nanos, long id) { add(call, nanos, "released"); }
     @Override public void requestHeadersSent(Call call, long nanos, int streamId) { add(call, nanos, "headersSent " + streamId); }
