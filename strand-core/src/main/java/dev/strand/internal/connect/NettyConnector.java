@@ -2,7 +2,7 @@ package dev.strand.internal.connect;
 
 import dev.strand.Request;
 import dev.strand.Timeout;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.internal.exchange.Exchange;
 import dev.strand.internal.exchange.NettyConnection;
 import dev.strand.internal.http1.Http1Connection;
@@ -47,7 +47,7 @@ public final class NettyConnector implements Connector<NettyConnection> {
         ? x.request.timeout().connect()
         : Timeout.DEFAULT.connect();
     ProxyServer proxy = engine.proxyFor(origin);
-    boolean priorKnowledge = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE;
+    boolean priorKnowledge = engine.versionPolicy() == VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE;
     Dialer.dial(engine, origin, proxy, priorKnowledge, limit, request, (ch, error) -> {
       if (error != null) {
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
@@ -85,8 +85,8 @@ public final class NettyConnector implements Connector<NettyConnection> {
     if (origin.isHttp3()) {
       return engine.http3().expectedCapacity(origin);
     }
-    boolean h2 = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE
-        || (VersionPolicy.offersH2(engine.version()) && origin.isHttps());
+    boolean h2 = engine.versionPolicy() == VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE
+        || (Protocols.offersH2(engine.versionPolicy()) && origin.isHttps());
     return h2 ? Http2Connection.DEFAULT_STREAMS : 1;
   }
 }
