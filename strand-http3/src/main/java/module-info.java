@@ -1,6 +1,7 @@
 /**
- * HTTP/3 over QUIC for Strand: strand-core finds it as a service when a client asks for {@code Version.HTTP_3},
- * {@code Version.HTTP_3_FIRST} or {@code Version.HTTP_3_ALT_SVC}. No package is API; core exports its engine's internals to this module alone
+ * HTTP/3 over QUIC for Strand: strand-core finds it as a service when a client asks for
+ * {@code VersionPolicy.HTTP_3_ONLY}, {@code VersionPolicy.HTTP_3_FIRST} or {@code VersionPolicy.HTTP_3_ALT_SVC}. No
+ * package is API; core exports its engine's internals to this module alone
  * (hence the name {@code dev.strand.http3}).
  */
 module dev.strand.http3 {

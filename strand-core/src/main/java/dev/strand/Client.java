@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  * 100 connections ({@link Limits#DEFAULT}); redirects not followed; cookies kept per client;
  * {@code Accept-Encoding: gzip, deflate} with transparent decompression; {@code User-Agent: strand/VERSION};
  * HTTPS verified against the system trust store ({@link Tls#system()}); HTTP/2 preferred over TLS and
- * HTTP/1.1 otherwise ({@link Version#HTTP_2}; {@code .version(Version.HTTP_1_1)} opts out of HTTP/2).
+ * HTTP/1.1 otherwise ({@link VersionPolicy#HTTP_2}; {@code .version(VersionPolicy.HTTP_1_1)} opts out of HTTP/2).
  */
 public final class Client implements AutoCloseable {
   /**
@@ -276,7 +276,7 @@ public final class Client implements AutoCloseable {
     private boolean decompress = true;
     private Tls tls;
     // h2 where a TLS server agrees: one multiplexed connection per origin, as curl, OkHttp and the JDK client.
-    private Version version = Version.HTTP_2;
+    private VersionPolicy version = VersionPolicy.HTTP_2;
     private boolean versionSet;
     private int maxEventSize = EventStream.DEFAULT_MAX_EVENT_SIZE;
     private Proxy proxy;
@@ -555,13 +555,13 @@ public final class Client implements AutoCloseable {
     }
 
     /**
-     * HTTP version policy of the default transport (default {@link Version#HTTP_2}: h2 where an
-     * {@code https} server agrees to it by ALPN, HTTP/1.1 elsewhere; {@link Version#HTTP_1_1} for
+     * HTTP version policy of the default transport (default {@link VersionPolicy#HTTP_2}: h2 where an
+     * {@code https} server agrees to it by ALPN, HTTP/1.1 elsewhere; {@link VersionPolicy#HTTP_1_1} for
      * HTTP/1.1 only; like {@link #proxy} it cannot be combined with {@link #transport}); see
-     * {@link NettyTransport.Builder#version(Version)}. {@link Response#version()} reports the version
-     * each response came with.
+     * {@link NettyTransport.Builder#version(VersionPolicy)}. {@link Response#version()} reports the
+     * {@link Version} each response came with.
      */
-    public Builder version(Version version) {
+    public Builder version(VersionPolicy version) {
       this.version = Objects.requireNonNull(version, "version");
       this.versionSet = true;
       return this;

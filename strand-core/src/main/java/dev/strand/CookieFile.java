@@ -113,8 +113,13 @@ public final class CookieFile {
     }
     // Within what an Instant and its milliseconds hold: a far-future expiry means "never", a negative one "expired".
     expiry = expiry < 0 ? 1 : Math.min(expiry, Long.MAX_VALUE / 1000);
-    return new Cookie(f[5], f.length == 7 ? f[6].stripTrailing() : "", domain.toLowerCase(java.util.Locale.ROOT),
-        f[2].isEmpty() ? "/" : f[2], expiry == 0 ? null : Instant.ofEpochSecond(expiry), f[3].equalsIgnoreCase("TRUE"),
-        httpOnly, hostOnly);
+    return Cookie.builder(f[5], f.length == 7 ? f[6].stripTrailing() : "")
+        .domain(domain.toLowerCase(java.util.Locale.ROOT))
+        .path(f[2].isEmpty() ? "/" : f[2])
+        .expires(expiry == 0 ? null : Instant.ofEpochSecond(expiry))
+        .secure(f[3].equalsIgnoreCase("TRUE"))
+        .httpOnly(httpOnly)
+        .hostOnly(hostOnly)
+        .build();
   }
 }

@@ -2,7 +2,9 @@ package dev.strand;
 
 import java.net.InetAddress;
 import java.net.SocketAddress;
+import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import javax.net.ssl.SSLSession;
 
 /**
@@ -58,6 +60,74 @@ public interface EventListener {
     long startNanos();
   }
 
+  /**
+   * The connection a call acquired, as {@link #connectionAcquired} reports it. A value that may gain
+   * fields in later versions: read it through its accessors. Strand makes these; {@link #of} is there for
+   * tests of a listener.
+   */
+  final class AcquiredConnection {
+    private final long id;
+    private final Version version;
+    private final boolean reused;
+    private final Duration waited;
+
+    private AcquiredConnection(long id, Version version, boolean reused, Duration waited) {
+      this.id = id;
+      this.version = Objects.requireNonNull(version, "version");
+      this.reused = reused;
+      this.waited = Objects.requireNonNull(waited, "waited");
+    }
+
+    /**
+     * A connection as {@link #connectionAcquired} would report it.
+     *
+     * @throws IllegalArgumentException if {@code waited} is negative
+     */
+    public static AcquiredConnection of(long id, Version version, boolean reused, Duration waited) {
+      if (waited.isNegative()) {
+        throw new IllegalArgumentException("waited must not be negative: " + waited);
+      }
+      return new AcquiredConnection(id, version, reused, waited);
+    }
+
+    /** The connection's number, unique within the client; {@link #connectionReleased} names it too. */
+    public long id() {
+      return id;
+    }
+
+    /** The protocol the connection speaks. */
+    public Version version() {
+      return version;
+    }
+
+    /** Whether the connection carried an exchange before this one. */
+    public boolean reused() {
+      return reused;
+    }
+
+    /** How long the call waited for the connection, connecting included. */
+    public Duration waited() {
+      return waited;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof AcquiredConnection c
+          && id == c.id && version == c.version && reused == c.reused && waited.equals(c.waited);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(id, version, reused, waited);
+    }
+
+    @Override
+    public String toString() {
+      return "AcquiredConnection[id=" + id + ", version=" + version + ", reused=" + reused + ", waited=" + waited
+          + "]";
+    }
+  }
+
   default void callStart(Call call, long nanos) {}
 
   /** The call is over: its response body was read to the end or closed. */
@@ -102,11 +172,21 @@ public interface EventListener {
   default void tlsResumed(Call call, long nanos, SSLSession session) {}
 
   /**
-   * The call has a connection: {@code reused} says whether it carried an exchange before, {@code poolWaitNanos}
-   * how long the call waited for it (connecting included).
+   * The call has a connection: its id and protocol, whether it carried an exchange before, and how long the
+   * call waited for it (connecting included).
+   *
+   * {@snippet :
+   * EventListener poolWaits = new EventListener() {
+   *   @Override
+   *   public void connectionAcquired(Call call, long nanos, AcquiredConnection connection) {
+   *     if (!connection.reused()) {
+   *       System.out.println(connection.version() + " connection after " + connection.waited().toMillis() + " ms");
+   *     }
+   *   }
+   * };
+   * }
    */
-  default void connectionAcquired(Call call, long nanos, long connectionId, Version version, boolean reused,
-      long poolWaitNanos) {}
+  default void connectionAcquired(Call call, long nanos, AcquiredConnection connection) {}
 
   /** The call no longer uses the connection (its response ended or was closed). */
   default void connectionReleased(Call call, long nanos, long connectionId) {}

@@ -111,7 +111,7 @@ public final class NettyTransport implements Transport {
     private boolean preferNative = true;
     private Tls tls;
     // h2 where a TLS server agrees: one multiplexed connection per origin, as curl, OkHttp and the JDK client.
-    private Version version = Version.HTTP_2;
+    private VersionPolicy version = VersionPolicy.HTTP_2;
     private Proxy proxy; // null: Proxy.system(), which a Unix socket overrides
     private Path unixSocket;
     private Dns dns = Dns.system();
@@ -242,31 +242,28 @@ public final class NettyTransport implements Transport {
     }
 
     /**
-     * The HTTP version policy (default {@link Version#HTTP_2}, as curl, OkHttp and the JDK's client
-     * have it): {@link Version#HTTP_2} offers h2 then http/1.1 through ALPN on {@code https}, speaks
+     * The HTTP version policy (default {@link VersionPolicy#HTTP_2}, as curl, OkHttp and the JDK's client
+     * have it): {@link VersionPolicy#HTTP_2} offers h2 then http/1.1 through ALPN on {@code https}, speaks
      * HTTP/2 where the server picks h2 and HTTP/1.1 where it does not, and HTTP/1.1 in cleartext;
-     * {@link Version#HTTP_1_1} offers only http/1.1, the one-line opt-out
-     * ({@code .version(Version.HTTP_1_1)});
-     * {@link Version#HTTP_2_PRIOR_KNOWLEDGE} speaks HTTP/2 from the first byte, also in cleartext (h2c);
-     * {@link Version#HTTP_3} speaks HTTP/3 over QUIC to {@code https} origins (curl's {@code --http3-only}),
-     * {@link Version#HTTP_3_FIRST} tries it first and falls back to TCP (curl's {@code --http3}), and
-     * {@link Version#HTTP_3_ALT_SVC} upgrades to it where {@code Alt-Svc} says so, falling back to TCP.
+     * {@link VersionPolicy#HTTP_1_1} offers only http/1.1, the one-line opt-out
+     * ({@code .version(VersionPolicy.HTTP_1_1)});
+     * {@link VersionPolicy#HTTP_2_PRIOR_KNOWLEDGE} speaks HTTP/2 from the first byte, also in cleartext (h2c);
+     * {@link VersionPolicy#HTTP_3_ONLY} speaks HTTP/3 over QUIC to {@code https} origins (curl's
+     * {@code --http3-only}), {@link VersionPolicy#HTTP_3_FIRST} tries it first and falls back to TCP (curl's
+     * {@code --http3}), and {@link VersionPolicy#HTTP_3_ALT_SVC} upgrades to it where {@code Alt-Svc} says
+     * so, falling back to TCP. Each {@link Response#version()} says which {@link Version} was spoken.
      * The HTTP/3 policies need the {@code dev.strand:strand-http3} module: without it {@link #build()}
      * fails with {@link IllegalStateException}.
      *
      * @implNote HTTP/3: one QUIC connection carries as many requests as the server's initial
      *     bidirectional stream limit (at most 1000); each stream has a 1 MiB receive window (16 MiB per
      *     connection) and is read with the same backpressure as HTTP/2. The connect timeout bounds the
-     *     QUIC handshake. Under {@link Version#HTTP_3_FIRST} and {@link Version#HTTP_3_ALT_SVC} a request waits at most 500 ms (or its
-     *     connect timeout, if shorter) for a QUIC connection before it goes over TCP; a QUIC connection
-     *     still coming up then serves later requests.
+     *     QUIC handshake. Under {@link VersionPolicy#HTTP_3_FIRST} and {@link VersionPolicy#HTTP_3_ALT_SVC} a
+     *     request waits at most 500 ms (or its connect timeout, if shorter) for a QUIC connection before it
+     *     goes over TCP; a QUIC connection still coming up then serves later requests.
      */
-    public Builder version(Version version) {
-      Objects.requireNonNull(version, "version");
-      if (version == Version.HTTP_1_0) {
-        throw new IllegalArgumentException("HTTP/1.0 is not a version policy: use HTTP_1_1, HTTP_2, HTTP_2_PRIOR_KNOWLEDGE, HTTP_3, HTTP_3_FIRST or HTTP_3_ALT_SVC");
-      }
-      this.version = version;
+    public Builder version(VersionPolicy version) {
+      this.version = Objects.requireNonNull(version, "version");
       return this;
     }
 

@@ -17,7 +17,7 @@ class ClientTransportSettingsTest {
   static Stream<Arguments> settingsOfTheDefaultTransport() {
     return Stream.of(
         Arguments.of("tls", (UnaryOperator<Client.Builder>) b -> b.tls(Tls.system())),
-        Arguments.of("version", (UnaryOperator<Client.Builder>) b -> b.version(Version.HTTP_1_1)),
+        Arguments.of("version", (UnaryOperator<Client.Builder>) b -> b.version(VersionPolicy.HTTP_1_1)),
         Arguments.of("limits", (UnaryOperator<Client.Builder>) b -> b.limits(Limits.ofConnections(4))),
         Arguments.of("proxy", (UnaryOperator<Client.Builder>) b -> b.proxy(Proxy.none())),
         Arguments.of("dns", (UnaryOperator<Client.Builder>) b -> b.dns(Dns.system())),

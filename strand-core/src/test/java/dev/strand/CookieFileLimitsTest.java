@@ -31,7 +31,7 @@ class CookieFileLimitsTest {
     assertEquals(Instant.ofEpochSecond(1), cookies.get(2).expires()); // before the epoch: expired
     MemoryCookieJar jar = new MemoryCookieJar(() -> 1_760_000_000_000L);
     cookies.forEach(jar::add);
-    jar.add(new Cookie("d", "4", "example.com", "/", Instant.MAX, false, false, true));
+    jar.add(Cookie.builder("d", "4").domain("example.com").expires(Instant.MAX).build());
     assertEquals("a=1; b=2; d=4", jar.cookieHeader(URI.create("http://example.com/")));
   }
 

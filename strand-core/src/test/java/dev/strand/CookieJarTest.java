@@ -22,26 +22,27 @@ class CookieJarTest {
   @Test
   void addRemoveAndClear() {
     CookieJar jar = CookieJar.create();
-    jar.add(new Cookie("a", "1", "example.com", "/", null, false, false, true));
-    jar.add(new Cookie("b", "2", ".Example.com", null, FAR, true, true, false));
+    jar.add(Cookie.builder("a", "1").domain("example.com").build());
+    jar.add(Cookie.builder("b", "2").domain(".Example.com").path(null).expires(FAR)
+        .secure(true).httpOnly(true).hostOnly(false).build());
     assertEquals(List.of("a", "b"), jar.cookies().stream().map(Cookie::name).toList());
     assertEquals(List.of("a"), jar.loadForRequest(URI.create("http://example.com/x")).stream().map(Cookie::name).toList());
     assertEquals(1, jar.loadForRequest(URI.create("https://www.example.com/")).size());
-    jar.add(new Cookie("a", "gone", "example.com", "/", Instant.EPOCH, false, false, true)); // expired: deletes
+    jar.add(Cookie.builder("a", "gone").domain("example.com").expires(Instant.EPOCH).build()); // expired: deletes
     assertEquals(List.of("b"), jar.cookies().stream().map(Cookie::name).toList());
     assertFalse(jar.remove("b", "example.com", "/x"));
     assertTrue(jar.remove("b", "example.com", "/"));
-    jar.add(new Cookie("c", "3", "example.com", "/", null, false, false, true));
+    jar.add(Cookie.builder("c", "3").domain("example.com").build());
     jar.clear();
     assertTrue(jar.cookies().isEmpty());
     assertThrows(IllegalArgumentException.class,
-        () -> jar.add(new Cookie("d", "4", "co.uk", "/", null, false, false, false)));
+        () -> jar.add(Cookie.builder("d", "4").domain("co.uk").hostOnly(false).build()));
   }
 
   @Test
   void aClientUsesTheJarItIsGiven() {
     CookieJar jar = CookieJar.create();
-    jar.add(new Cookie("pre", "loaded", "h", "/", null, false, false, true));
+    jar.add(Cookie.builder("pre", "loaded").domain("h").build());
     MockTransport mock = MockTransport.of(r -> Response.builder(200).header("Set-Cookie", "got=it; Path=/").build());
     try (Client client = Client.builder().transport(mock).cookieJar(jar).build()) {
       client.get("http://h/");
@@ -62,8 +63,9 @@ class CookieJarTest {
   void cookieFileRoundTripsInCurlsFormat(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("cookies.txt");
     List<Cookie> cookies = List.of(
-        new Cookie("session", "s1", "example.com", "/", null, false, false, true),
-        new Cookie("id", "a=b", "example.com", "/app", Instant.ofEpochSecond(4102444800L), true, true, false));
+        Cookie.builder("session", "s1").domain("example.com").build(),
+        Cookie.builder("id", "a=b").domain("example.com").path("/app").expires(Instant.ofEpochSecond(4102444800L))
+            .secure(true).httpOnly(true).hostOnly(false).build());
     CookieFile.write(file, cookies);
     String text = Files.readString(file);
     assertTrue(text.startsWith("# Netscape HTTP Cookie File"), text);
@@ -87,9 +89,9 @@ class CookieJarTest {
         """);
     List<Cookie> read = CookieFile.read(file);
     assertEquals(3, read.size());
-    assertEquals(new Cookie("foo", "bar", "127.0.0.1", "/", null, false, false, true), read.get(0));
-    assertEquals(new Cookie("sid", "xyz", "example.org", "/", Instant.ofEpochSecond(1900000000L), true, true, false),
-        read.get(1));
+    assertEquals(Cookie.builder("foo", "bar").domain("127.0.0.1").build(), read.get(0));
+    assertEquals(Cookie.builder("sid", "xyz").domain("example.org").expires(Instant.ofEpochSecond(1900000000L))
+        .secure(true).httpOnly(true).hostOnly(false).build(), read.get(1));
     assertEquals("", read.get(2).value());
   }
 }

@@ -66,9 +66,9 @@ class EventListenerTest {
     @Override public void tlsEnd(Call call, long nanos, SSLSession session, String alpn) {
       add(call, nanos, "tlsEnd " + session.getProtocol() + " " + alpn);
     }
-    @Override public void connectionAcquired(Call call, long nanos, long id, Version version, boolean reused, long waited) {
-      assertTrue(waited >= 0);
-      add(call, nanos, "acquired " + version + " reused=" + reused);
+    @Override public void connectionAcquired(Call call, long nanos, AcquiredConnection connection) {
+      assertTrue(connection.id() != 0 && !connection.waited().isNegative());
+      add(call, nanos, "acquired " + connection.version() + " reused=" + connection.reused());
     }
     @Override public void connectionReleased(Call call, long nanos, long id) { add(call, nanos, "released"); }
     @Override public void requestHeadersSent(Call call, long nanos, int streamId) { add(call, nanos, "headersSent " + streamId); }
@@ -112,7 +112,7 @@ class EventListenerTest {
   void aHostNameIsResolvedAndTlsAndHttp2AreSeen() {
     Recorder rec = new Recorder();
     try (Client client = Client.builder().eventListener(rec).tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO))
-        .version(Version.HTTP_2).build()) {
+        .version(VersionPolicy.HTTP_2).build()) {
       String url = tls.url("/small").replace("127.0.0.1", "localhost");
       assertEquals(200, client.get(url).status());
     }
@@ -131,7 +131,7 @@ class EventListenerTest {
   @Test
   void anH2cStreamIdIsReported() {
     Recorder rec = new Recorder();
-    try (Client client = Client.builder().eventListener(rec).version(Version.HTTP_2_PRIOR_KNOWLEDGE).build()) {
+    try (Client client = Client.builder().eventListener(rec).version(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE).build()) {
       client.get(h2c.url("/small"));
       client.get(h2c.url("/small"));
     }

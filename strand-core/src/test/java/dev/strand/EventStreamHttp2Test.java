@@ -29,7 +29,7 @@ class EventStreamHttp2Test {
   }
 
   static Client h2c() {
-    return Client.builder().version(Version.HTTP_2_PRIOR_KNOWLEDGE).build();
+    return Client.builder().version(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE).build();
   }
 
   @Test

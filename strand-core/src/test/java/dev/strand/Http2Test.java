@@ -41,14 +41,14 @@ public class Http2Test {
   }
 
   static Client h2(Limits limits) {
-    return Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).version(Version.HTTP_2).limits(limits)
+    return Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).version(VersionPolicy.HTTP_2).limits(limits)
         .timeout(Timeout.of(java.time.Duration.ofSeconds(30))).build();
   }
 
   @Test
   void theDefaultPolicyPrefersH2OverTlsAndOneLineOptsOut() {
     try (Client byDefault = Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).build();
-        Client h1 = Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).version(Version.HTTP_1_1).build();
+        Client h1 = Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).version(VersionPolicy.HTTP_1_1).build();
         NettyTransport transport = NettyTransport.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).build();
         Client onTransport = Client.builder().transport(transport).build()) {
       Response r = byDefault.get(tls.url("/small"));
@@ -63,7 +63,7 @@ public class Http2Test {
   @Test
   void alpnChoosesH2AndThePolicyDecides() {
     try (Client h2 = h2(Limits.DEFAULT);
-        Client h1 = Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).version(Version.HTTP_1_1).build()) {
+        Client h1 = Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.AUTO)).version(VersionPolicy.HTTP_1_1).build()) {
       Response r = h2.get(tls.url("/small"));
       assertEquals(Version.HTTP_2, r.version());
       assertArrayEquals(Payloads.SMALL, r.bytes());
@@ -74,7 +74,7 @@ public class Http2Test {
 
   @Test
   void priorKnowledgeSpeaksH2c() {
-    try (Client client = Client.builder().version(Version.HTTP_2_PRIOR_KNOWLEDGE).build()) {
+    try (Client client = Client.builder().version(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE).build()) {
       Response r = client.get(h2c.url("/echo?x=1"));
       assertEquals(Version.HTTP_2, r.version());
       assertTrue(r.text().contains("\"query\": \"x=1\""), r.text());

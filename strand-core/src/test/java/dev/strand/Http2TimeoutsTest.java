@@ -37,7 +37,7 @@ class Http2TimeoutsTest {
   }
 
   static Client client() {
-    return Client.builder().version(Version.HTTP_2_PRIOR_KNOWLEDGE).limits(Limits.ofConnections(1))
+    return Client.builder().version(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE).limits(Limits.ofConnections(1))
         .timeout(Timeout.of(Duration.ofSeconds(30))).build();
   }
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class Http3WithoutModuleTest {
   @Test
   void buildingAnHttp3ClientNamesTheMissingArtifact() {
-    for (Version v : new Version[] {Version.HTTP_3, Version.HTTP_3_ALT_SVC}) {
+    for (VersionPolicy v : new VersionPolicy[] {VersionPolicy.HTTP_3_ONLY, VersionPolicy.HTTP_3_ALT_SVC}) {
       IllegalStateException e = assertThrows(IllegalStateException.class, () -> Client.builder().version(v).build());
       assertTrue(e.getMessage().contains("dev.strand:strand-http3"), e.getMessage());
       assertTrue(e.getMessage().contains(v.name()), e.getMessage());
@@ -19,7 +19,7 @@ class Http3WithoutModuleTest {
 
   @Test
   void otherPoliciesNeedNoQuicClasses() {
-    try (Client client = Client.builder().version(Version.HTTP_2).build()) {
+    try (Client client = Client.builder().version(VersionPolicy.HTTP_2).build()) {
       assertEquals(ClientStats.EMPTY.open(), client.stats().open());
     }
     // Core's own code cannot need QUIC: its module descriptor does not require Netty's QUIC modules, so any

@@ -56,8 +56,8 @@ public class HttpsTest {
   void responsesCarryTheirTlsSessionOnBothProtocols(Tls.Engine engine) throws Exception {
     try (TestServer server = tlsServer(true);
         TestServer cleartext = TestServer.start();
-        Client h1 = Client.builder().tls(SharedTestPki.trustTestCa(engine)).version(Version.HTTP_1_1).build();
-        Client h2 = Client.builder().tls(SharedTestPki.trustTestCa(engine)).version(Version.HTTP_2).build()) {
+        Client h1 = Client.builder().tls(SharedTestPki.trustTestCa(engine)).version(VersionPolicy.HTTP_1_1).build();
+        Client h2 = Client.builder().tls(SharedTestPki.trustTestCa(engine)).version(VersionPolicy.HTTP_2).build()) {
       for (Client client : new Client[] {h1, h2}) {
         Response r = client.get(server.url("/small"));
         javax.net.ssl.SSLSession session = r.sslSession().orElseThrow();

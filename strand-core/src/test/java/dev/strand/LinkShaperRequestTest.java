@@ -19,7 +19,7 @@ class LinkShaperRequestTest {
     try (TestServer server = TestServer.builder().build();
          LinkShaper link = LinkShaper.builder(new InetSocketAddress(server.host(), server.port()))
              .rtt(Duration.ofMillis(60)).build();
-         Client client = Client.builder().version(Version.HTTP_1_1).build()) {
+         Client client = Client.builder().version(VersionPolicy.HTTP_1_1).build()) {
       String url = "http://127.0.0.1:" + link.port() + "/small";
       long t0 = System.nanoTime();
       assertEquals(200, client.get(url).status());

@@ -29,7 +29,7 @@ class ProgressListenerTest {
     server = TestServer.start();
     h2c = TestServer.builder().http2(true).build();
     client = Client.builder().followRedirects(true).build();
-    h2Client = Client.builder().version(Version.HTTP_2_PRIOR_KNOWLEDGE).build();
+    h2Client = Client.builder().version(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE).build();
   }
 
   @AfterAll

@@ -88,9 +88,9 @@ class ProxyTest {
     try (TestServer tls = HttpsTest.tlsServer(true);
         TestServer h2c = TestServer.builder().http2(true).build();
         TestProxy proxy = TestProxy.start();
-        Client h2 = Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.JDK)).version(Version.HTTP_2)
+        Client h2 = Client.builder().tls(SharedTestPki.trustTestCa(Tls.Engine.JDK)).version(VersionPolicy.HTTP_2)
             .proxy(Proxy.http(proxy.url())).build();
-        Client prior = Client.builder().version(Version.HTTP_2_PRIOR_KNOWLEDGE).proxy(Proxy.http(proxy.url())).build()) {
+        Client prior = Client.builder().version(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE).proxy(Proxy.http(proxy.url())).build()) {
       List<CompletableFuture<Response>> burst = IntStream.range(0, 20)
           .mapToObj(i -> h2.async().get(tls.url("/small"))).toList();
       for (CompletableFuture<Response> f : burst) {

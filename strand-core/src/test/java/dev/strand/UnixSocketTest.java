@@ -54,7 +54,7 @@ class UnixSocketTest {
   @Test
   void h2cByPriorKnowledgeOverASocket() {
     try (Client client = Client.builder().unixSocket(socket("STRAND_NGINX_H2C_SOCKET"))
-        .version(Version.HTTP_2_PRIOR_KNOWLEDGE).build()) {
+        .version(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE).build()) {
       Response r = client.get("http://localhost/small.json");
       assertEquals(Version.HTTP_2, r.version());
       assertArrayEquals(Payloads.SMALL, r.bytes());

@@ -34,10 +34,10 @@ class WebSocketTlsTest {
   /** A server that speaks h2 would pick it if offered, and a WebSocket cannot run over it: ALPN offers http/1.1 only. */
   @ParameterizedTest
   @ValueSource(strings = {"HTTP_1_1", "HTTP_2"})
-  void alpnOffersOnlyHttp11WhateverTheVersionPolicy(Version version) throws Exception {
+  void alpnOffersOnlyHttp11WhateverTheVersionPolicy(VersionPolicy version) throws Exception {
     try (TestServer server = HttpsTest.tlsServer(true);
         Client client = Client.builder().version(version).tls(SharedTestPki.trustTestCa(Tls.Engine.JDK)).build()) {
-      assertEquals(version == Version.HTTP_2 ? Version.HTTP_2 : Version.HTTP_1_1,
+      assertEquals(version == VersionPolicy.HTTP_2 ? Version.HTTP_2 : Version.HTTP_1_1,
           client.get(server.url("/small")).version(), "the server does speak h2 to normal requests");
       WebSocketRecorder rec = new WebSocketRecorder();
       WebSocket ws = client.websocket(server.url("/ws/echo"), rec);

@@ -4,7 +4,7 @@ import dev.strand.Client;
 import dev.strand.Limits;
 import dev.strand.Timeout;
 import dev.strand.Tls;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.TestServer;
 import dev.strand.testkit.tls.TestPki;
 import java.time.Duration;
@@ -32,10 +32,10 @@ public final class Http2PoolingProbe {
       Limits queue = Limits.ofConnections(4).withMaxConnectionsPerHost(1);
       Limits spread = Limits.ofConnections(4);
       for (int round = 0; round < 2; round++) {
-        report("h2c 1 conn, 100 in flight", run(Version.HTTP_2_PRIOR_KNOWLEDGE, queue, url, 100, seconds));
-        report("h2c 400 in flight, queue on 1 conn", run(Version.HTTP_2_PRIOR_KNOWLEDGE, queue, url, 400, seconds));
-        report("h2c 400 in flight, open more (<= 4)", run(Version.HTTP_2_PRIOR_KNOWLEDGE, spread, url, 400, seconds));
-        report("h1.1 100 in flight, 100 conns", run(Version.HTTP_1_1, Limits.ofConnections(100), url, 100, seconds));
+        report("h2c 1 conn, 100 in flight", run(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE, queue, url, 100, seconds));
+        report("h2c 400 in flight, queue on 1 conn", run(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE, queue, url, 400, seconds));
+        report("h2c 400 in flight, open more (<= 4)", run(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE, spread, url, 400, seconds));
+        report("h1.1 100 in flight, 100 conns", run(VersionPolicy.HTTP_1_1, Limits.ofConnections(100), url, 100, seconds));
       }
     }
     var pki = TestPki.shared();
@@ -51,7 +51,7 @@ public final class Http2PoolingProbe {
   }
 
   /** Requests per second with {@code inFlight} concurrent async requests for {@code seconds}. */
-  static double run(Version version, Limits limits, String url, int inFlight, int seconds) throws Exception {
+  static double run(VersionPolicy version, Limits limits, String url, int inFlight, int seconds) throws Exception {
     try (Client client = Client.builder().version(version).limits(limits)
         .timeout(Timeout.of(Duration.ofSeconds(30))).build()) {
       for (int i = 0; i < 2000; i++) {
@@ -80,7 +80,7 @@ public final class Http2PoolingProbe {
   /** Fresh TLS connections in a loop (nothing kept alive), 4 at a time. */
   static void handshakes(TestServer server, Tls.Engine engine, int seconds) throws Exception {
     Tls tls = Tls.builder().trustSystem(false).trustPem(TestPki.shared().ca().cert()).engine(engine).build();
-    Limits noReuse = new Limits(4, 0, Duration.ZERO, 4);
+    Limits noReuse = Limits.builder().maxConnections(4).maxKeepAliveConnections(0).keepAliveExpiry(Duration.ZERO).build();
     try (Client client = Client.builder().tls(tls).limits(noReuse).timeout(Timeout.of(Duration.ofSeconds(30))).build()) {
       for (int i = 0; i < 50; i++) {
         client.get(server.url("/small"));

@@ -18,7 +18,7 @@ import dev.strand.ResponseHead;
 import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
 import dev.strand.Tls;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import java.io.ByteArrayOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -570,17 +570,17 @@ final class Transfer {
     return path;
   }
 
-  private Version version() {
+  private VersionPolicy version() {
     if (o.http3Only) {
-      return Version.HTTP_3;
+      return VersionPolicy.HTTP_3_ONLY;
     }
     if (o.http3) {
-      return Version.HTTP_3_FIRST;
+      return VersionPolicy.HTTP_3_FIRST;
     }
     if (o.http2PriorKnowledge) {
-      return Version.HTTP_2_PRIOR_KNOWLEDGE;
+      return VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE;
     }
-    return o.http11 ? Version.HTTP_1_1 : Version.HTTP_2;
+    return o.http11 ? VersionPolicy.HTTP_1_1 : VersionPolicy.HTTP_2;
   }
 
   private double connectSeconds() {

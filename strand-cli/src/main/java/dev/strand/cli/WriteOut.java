@@ -123,8 +123,8 @@ final class WriteOut {
     return switch (v) {
       case HTTP_1_0 -> "1";
       case HTTP_1_1 -> "1.1";
-      case HTTP_3, HTTP_3_FIRST, HTTP_3_ALT_SVC -> "3";
-      default -> "2";
+      case HTTP_2 -> "2";
+      case HTTP_3 -> "3";
     };
   }
 

@@ -5,7 +5,7 @@ import dev.strand.Limits;
 import dev.strand.Request;
 import dev.strand.Response;
 import dev.strand.Timeout;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.HostilePeer;
 import java.time.Duration;
 
@@ -24,7 +24,7 @@ final class Peers {
   }
 
   static Client http2() {
-    return Client.builder().timeout(TIMEOUT).limits(Limits.ofConnections(1)).version(Version.HTTP_2_PRIOR_KNOWLEDGE)
+    return Client.builder().timeout(TIMEOUT).limits(Limits.ofConnections(1)).version(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE)
         .build();
   }
 

@@ -11,7 +11,7 @@ import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.RequestBody;
 import dev.strand.Timeout;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.TestServer;
 import dev.strand.testkit.TestServerExtension;
@@ -38,7 +38,7 @@ class RequestBodyLengthTest {
       "HTTP_1_1, 100000, 200000, ended after 100000 bytes but its Content-Length is 200000",
       "HTTP_2_PRIOR_KNOWLEDGE, 200000, 100000, longer than its Content-Length of 100000",
       "HTTP_2_PRIOR_KNOWLEDGE, 100000, 200000, ended after 100000 bytes but its Content-Length is 200000"})
-  void aBodyOfTheWrongLengthIsRefused(Version version, int actual, long declared, String message) {
+  void aBodyOfTheWrongLengthIsRefused(VersionPolicy version, int actual, long declared, String message) {
     try (Client client = Client.builder().version(version).limits(Limits.ofConnections(1))
         .timeout(Timeout.of(Duration.ofSeconds(5))).build()) {
       Request bad = Request.builder("POST", server.url("/sink"))

@@ -15,6 +15,7 @@ import dev.strand.SharedTestPki;
 import dev.strand.Tls;
 import dev.strand.TlsException;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
 import dev.strand.testkit.TestServer;
@@ -52,7 +53,7 @@ class EnterpriseProxyPeersTest {
   }
 
   private static Client client(Proxy proxy) {
-    return Client.builder().proxy(proxy).version(Version.HTTP_2).tls(SharedTestPki.trustTestCa(Tls.Engine.JDK)).build();
+    return Client.builder().proxy(proxy).version(VersionPolicy.HTTP_2).tls(SharedTestPki.trustTestCa(Tls.Engine.JDK)).build();
   }
 
   private static Tls proxyCa() {

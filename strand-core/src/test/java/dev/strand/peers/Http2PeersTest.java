@@ -15,6 +15,7 @@ import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
 import dev.strand.Tls;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
 import java.io.InputStream;
@@ -38,7 +39,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class Http2PeersTest {
   static final long LARGE = 64L << 20;
 
-  private static Client client(Version version) {
+  private static Client client(VersionPolicy version) {
     Tls tls = Tls.builder().trustPem(Path.of(env("STRAND_TLS_CA"))).build();
     return Client.builder().tls(tls).version(version).timeout(Timeout.of(Duration.ofSeconds(60))).build();
   }
@@ -58,7 +59,7 @@ class Http2PeersTest {
   @Test
   void nginxSpeaksH2AndHttp11OverAlpnWithGzip() {
     String base = env("STRAND_NGINX_TLS_URL");
-    try (Client h2 = client(Version.HTTP_2); Client h1 = client(Version.HTTP_1_1)) {
+    try (Client h2 = client(VersionPolicy.HTTP_2); Client h1 = client(VersionPolicy.HTTP_1_1)) {
       Response r2 = h2.get(base + "/small.json");
       assertEquals(Version.HTTP_2, r2.version());
       assertArrayEquals(Payloads.SMALL, r2.bytes(), "gzip decoded over h2");
@@ -72,7 +73,7 @@ class Http2PeersTest {
   @Test
   void nginxLargeBodiesBothWaysOverH2() throws Exception {
     String base = env("STRAND_NGINX_TLS_URL");
-    try (Client h2 = client(Version.HTTP_2)) {
+    try (Client h2 = client(VersionPolicy.HTTP_2)) {
       try (StreamingResponse r = h2.stream(Request.get(base + "/large.bin"))) {
         assertEquals(Version.HTTP_2, r.version());
         assertEquals(LARGE, drain(r));
@@ -88,7 +89,7 @@ class Http2PeersTest {
   @Test
   void nginxLargeBodiesBothWaysOverHttp11Tls() throws Exception {
     String base = env("STRAND_NGINX_TLS_URL");
-    try (Client h1 = client(Version.HTTP_1_1)) {
+    try (Client h1 = client(VersionPolicy.HTTP_1_1)) {
       try (StreamingResponse r = h1.stream(Request.get(base + "/large.bin"))) {
         assertEquals(LARGE, drain(r));
       }
@@ -100,7 +101,7 @@ class Http2PeersTest {
   @Test
   void nghttpdOverTls() {
     String base = env("STRAND_NGHTTPD_URL");
-    try (Client h2 = client(Version.HTTP_2)) {
+    try (Client h2 = client(VersionPolicy.HTTP_2)) {
       Response r = h2.get(base + "/big.bin");
       assertEquals(Version.HTTP_2, r.version());
       assertArrayEquals(Payloads.BIG, r.bytes());
@@ -113,7 +114,7 @@ class Http2PeersTest {
   @Test
   void nghttpdH2cPriorKnowledgeWithFourStreams() throws Exception {
     String base = env("STRAND_NGHTTPD_H2C_URL");
-    try (Client client = Client.builder().version(Version.HTTP_2_PRIOR_KNOWLEDGE).limits(Limits.ofConnections(1))
+    try (Client client = Client.builder().version(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE).limits(Limits.ofConnections(1))
         .timeout(Timeout.of(Duration.ofSeconds(60))).build()) {
       List<CompletableFuture<Response>> all = new ArrayList<>();
       for (int i = 0; i < 40; i++) {

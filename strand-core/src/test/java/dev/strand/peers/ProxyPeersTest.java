@@ -14,6 +14,7 @@ import dev.strand.Response;
 import dev.strand.SharedTestPki;
 import dev.strand.Tls;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.WebSocketRecorder;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
@@ -52,7 +53,7 @@ class ProxyPeersTest {
     h2.close();
   }
 
-  private static Client client(Proxy proxy, Version version) {
+  private static Client client(Proxy proxy, VersionPolicy version) {
     return Client.builder().proxy(proxy).version(version).tls(SharedTestPki.trustTestCa(Tls.Engine.JDK)).build();
   }
 
@@ -64,7 +65,7 @@ class ProxyPeersTest {
 
   @Test
   void httpThroughTinyproxyIsForwardedWithVia() {
-    try (Client client = client(Proxy.http(Peers.env("STRAND_TINYPROXY_URL")), Version.HTTP_1_1)) {
+    try (Client client = client(Proxy.http(Peers.env("STRAND_TINYPROXY_URL")), VersionPolicy.HTTP_1_1)) {
       byte[] upload = Payloads.bytes(200_000);
       assertTrue(client.post(http.url("/sink"), RequestBody.of(upload)).text().contains("\"bytes\": 200000"));
       // tinyproxy closes each client connection after one response (without saying so), so there is
@@ -79,8 +80,8 @@ class ProxyPeersTest {
 
   @Test
   void httpsAndHttp2ThroughTinyproxyTunnel() {
-    try (Client h1 = client(Proxy.http(Peers.env("STRAND_TINYPROXY_URL")), Version.HTTP_1_1);
-        Client h2c = client(Proxy.http(Peers.env("STRAND_TINYPROXY_URL")), Version.HTTP_2)) {
+    try (Client h1 = client(Proxy.http(Peers.env("STRAND_TINYPROXY_URL")), VersionPolicy.HTTP_1_1);
+        Client h2c = client(Proxy.http(Peers.env("STRAND_TINYPROXY_URL")), VersionPolicy.HTTP_2)) {
       for (int i = 0; i < 5; i++) {
         Response r = h1.get("https://localhost:" + https.port() + "/small");
         assertArrayEquals(Payloads.SMALL, r.bytes());
@@ -96,9 +97,9 @@ class ProxyPeersTest {
   @Test
   void tinyproxyBasicAuth() {
     String url = Peers.env("STRAND_TINYPROXY_AUTH_URL");
-    try (Client right = client(Proxy.http(withUser(url, "user", "pass")), Version.HTTP_1_1);
-        Client wrong = client(Proxy.http(withUser(url, "user", "nope")), Version.HTTP_1_1);
-        Client none = client(Proxy.http(url), Version.HTTP_1_1)) {
+    try (Client right = client(Proxy.http(withUser(url, "user", "pass")), VersionPolicy.HTTP_1_1);
+        Client wrong = client(Proxy.http(withUser(url, "user", "nope")), VersionPolicy.HTTP_1_1);
+        Client none = client(Proxy.http(url), VersionPolicy.HTTP_1_1)) {
       assertTrue(right.get(http.url("/headers")).text().contains("tinyproxy"));
       assertArrayEquals(Payloads.SMALL, right.get("https://localhost:" + https.port() + "/small").bytes());
       for (Client c : new Client[] {wrong, none}) {
@@ -114,7 +115,7 @@ class ProxyPeersTest {
 
   @Test
   void socks5TunnelsHttpAndHttps() {
-    try (Client client = client(Proxy.socks5(Peers.env("STRAND_SOCKS5_URL")), Version.HTTP_2)) {
+    try (Client client = client(Proxy.socks5(Peers.env("STRAND_SOCKS5_URL")), VersionPolicy.HTTP_2)) {
       assertArrayEquals(Payloads.SMALL, client.get("http://localhost:" + http.port() + "/small").bytes());
       Response r = client.get("https://localhost:" + h2.port() + "/small");
       assertEquals(Version.HTTP_2, r.version());
@@ -125,8 +126,8 @@ class ProxyPeersTest {
   @Test
   void socks5Auth() {
     String url = Peers.env("STRAND_SOCKS5_AUTH_URL");
-    try (Client right = client(Proxy.socks5(withUser(url, "user", "pass")), Version.HTTP_1_1);
-        Client wrong = client(Proxy.socks5(withUser(url, "user", "nope")), Version.HTTP_1_1)) {
+    try (Client right = client(Proxy.socks5(withUser(url, "user", "pass")), VersionPolicy.HTTP_1_1);
+        Client wrong = client(Proxy.socks5(withUser(url, "user", "nope")), VersionPolicy.HTTP_1_1)) {
       assertArrayEquals(Payloads.SMALL, right.get("https://localhost:" + https.port() + "/small").bytes());
       ConnectException e = assertThrows(ConnectException.class, () -> wrong.get(http.url("/small")));
       assertTrue(e.getMessage().startsWith("proxy 127.0.0.1:" + URI.create(url).getPort() + " failed to open a tunnel"),
@@ -151,7 +152,7 @@ class ProxyPeersTest {
    * and fail to connect through {@code wrong} (its credentials are refused), so they did not go direct.
    */
   private static void webSocketsThrough(Proxy right, Proxy wrong) throws Exception {
-    try (Client client = client(right, Version.HTTP_2); Client refused = client(wrong, Version.HTTP_2)) {
+    try (Client client = client(right, VersionPolicy.HTTP_2); Client refused = client(wrong, VersionPolicy.HTTP_2)) {
       for (String url : new String[] {"ws://localhost:" + http.port() + "/ws/echo?deflate=1",
           "wss://localhost:" + h2.port() + "/ws/echo"}) {
         WebSocketRecorder rec = new WebSocketRecorder();

@@ -12,6 +12,7 @@ import dev.strand.ConnectException;
 import dev.strand.NettyTransport;
 import dev.strand.Response;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.internal.connect.EventLoops;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
@@ -63,7 +64,7 @@ class IoUringTransportTest {
   @Test
   void h2cOverTheRequestedTransport() {
     System.setProperty(EventLoops.PROPERTY, "io_uring");
-    try (Client client = Client.builder().version(Version.HTTP_2_PRIOR_KNOWLEDGE).build()) {
+    try (Client client = Client.builder().version(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE).build()) {
       Response r = client.get(server.get().url("/small"));
       assertEquals(Version.HTTP_2, r.version());
       assertArrayEquals(Payloads.SMALL, r.bytes());

@@ -10,6 +10,7 @@ import dev.strand.ClientStats;
 import dev.strand.NettyTransport;
 import dev.strand.Response;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
 import dev.strand.testkit.TestServerExtension;
@@ -50,7 +51,7 @@ class KeepAliveTest {
     // connection with one more read first when the last read filled its buffer, as large bodies' reads
     // do), its next request would have found the connection busy and opened another: Spring's WebClient,
     // which streams, did so now and then.
-    try (dev.strand.Client client = dev.strand.Client.builder().version(Version.HTTP_1_1).build()) {
+    try (dev.strand.Client client = dev.strand.Client.builder().version(VersionPolicy.HTTP_1_1).build()) {
       for (int i = 0; i < 200; i++) {
         try (dev.strand.StreamingResponse r = client.stream(dev.strand.Request.get(server.get().url("/bytes/200000")))) {
           assertEquals(200_000, r.body().readAllBytes().length);

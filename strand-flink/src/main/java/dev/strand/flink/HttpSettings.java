@@ -77,7 +77,7 @@ public final class HttpSettings implements Serializable {
 
     /** @return the connect, read, write and pool timeouts as a Strand {@link Timeout} */
     public Timeout timeout() {
-        return new Timeout(connectTimeout, readTimeout, writeTimeout, poolTimeout);
+        return toTimeout(connectTimeout, readTimeout, writeTimeout, poolTimeout);
     }
 
     /** @return the most connections one client opens at once: one subtask's, or a shared one's */
@@ -268,8 +268,13 @@ public final class HttpSettings implements Serializable {
          * @throws IllegalArgumentException if the timeouts do not form a valid {@link Timeout}
          */
         public HttpSettings build() {
-            new Timeout(connectTimeout, readTimeout, writeTimeout, poolTimeout);
+            toTimeout(connectTimeout, readTimeout, writeTimeout, poolTimeout);
             return new HttpSettings(this);
         }
     }
+
+    private static Timeout toTimeout(Duration connect, Duration read, Duration write, Duration pool) {
+        return Timeout.builder().connect(connect).read(read).write(write).pool(pool).call(null).build();
+    }
+
 }

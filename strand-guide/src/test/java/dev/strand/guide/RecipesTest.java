@@ -194,11 +194,12 @@ class RecipesTest {
   void timeouts() {
     String base = server.get().baseUri().toString();
     // region timeouts
-    Timeout timeout = new Timeout(
-        Duration.ofSeconds(2),    // connect (TCP and TLS)
-        Duration.ofSeconds(1),    // read: each silence while waiting for bytes
-        Duration.ofSeconds(10),   // write
-        Duration.ofSeconds(1));   // pool: waiting for a free connection
+    Timeout timeout = Timeout.builder()
+        .connect(Duration.ofSeconds(2))   // TCP and TLS
+        .read(Duration.ofSeconds(1))      // each silence while waiting for bytes
+        .write(Duration.ofSeconds(10))
+        .pool(Duration.ofSeconds(1))      // waiting for a free connection
+        .build();
     try (Client client = Client.builder().timeout(timeout).build()) {
       client.get(base + "/never");
     } catch (ReadTimeoutException e) {   // also a TimeoutException and a TransportException

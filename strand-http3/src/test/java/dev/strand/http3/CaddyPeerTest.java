@@ -13,6 +13,7 @@ import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
 import dev.strand.Tls;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.Http3TestServer;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.NginxDocroot;
@@ -48,7 +49,7 @@ class CaddyPeerTest {
     return v;
   }
 
-  private static Client client(Version version) {
+  private static Client client(VersionPolicy version) {
     Tls tls = Tls.builder().trustPem(Path.of(env("STRAND_TLS_CA"))).build();
     return Client.builder().tls(tls).version(version).timeout(Timeout.of(Duration.ofSeconds(60))).build();
   }
@@ -56,7 +57,7 @@ class CaddyPeerTest {
   @Test
   void getsStaticFilesOverHttp3() {
     String base = env("STRAND_CADDY_URL");
-    try (Client client = client(Version.HTTP_3)) {
+    try (Client client = client(VersionPolicy.HTTP_3_ONLY)) {
       Response r = client.get(base + "/small.json");
       assertEquals(Version.HTTP_3, r.version());
       assertArrayEquals(Payloads.SMALL, r.bytes());
@@ -68,7 +69,7 @@ class CaddyPeerTest {
   @Test
   void largeDownloadAndUploadOverHttp3CheckedBySha256() throws Exception {
     String base = env("STRAND_CADDY_URL");
-    try (Client client = client(Version.HTTP_3)) {
+    try (Client client = client(VersionPolicy.HTTP_3_ONLY)) {
       try (StreamingResponse r = client.stream(Request.get(base + "/large.bin"))) {
         assertEquals(Version.HTTP_3, r.version());
         assertEquals(Http3TestServer.patternSha256(NginxDocroot.LARGE_SIZE), sha256(r));
@@ -88,7 +89,7 @@ class CaddyPeerTest {
   @Test
   void upgradesThroughAltSvc() {
     String base = env("STRAND_CADDY_URL");
-    try (Client client = client(Version.HTTP_3_ALT_SVC)) {
+    try (Client client = client(VersionPolicy.HTTP_3_ALT_SVC)) {
       Response first = client.get(base + "/small.json");
       assertEquals(Version.HTTP_2, first.version());
       String port = base.substring(base.lastIndexOf(':') + 1);
@@ -102,7 +103,7 @@ class CaddyPeerTest {
   @Test
   void hundredConcurrentRequestsShareOneQuicConnection() {
     String base = env("STRAND_CADDY_URL");
-    try (Client client = client(Version.HTTP_3)) {
+    try (Client client = client(VersionPolicy.HTTP_3_ONLY)) {
       client.get(base + "/small.json");
       List<CompletableFuture<Response>> all = new ArrayList<>();
       for (int i = 0; i < 100; i++) {

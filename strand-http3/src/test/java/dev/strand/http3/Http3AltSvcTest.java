@@ -7,6 +7,7 @@ import dev.strand.Client;
 import dev.strand.Response;
 import dev.strand.Timeout;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.Http3TestServer;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@link Version#HTTP_3_ALT_SVC}: TCP (HTTP/2 by ALPN) until a response advertises {@code h3}, then
+ * {@link VersionPolicy#HTTP_3_ALT_SVC}: TCP (HTTP/2 by ALPN) until a response advertises {@code h3}, then
  * HTTP/3; when QUIC fails or is slow the request goes over TCP unnoticed, and the endpoint is not
  * tried again for a while.
  */
@@ -40,7 +41,7 @@ class Http3AltSvcTest {
   }
 
   private static Client client(Duration connect) {
-    return Http3Fixture.client(Version.HTTP_3_ALT_SVC, Timeout.of(Duration.ofSeconds(20)).withConnect(connect));
+    return Http3Fixture.client(VersionPolicy.HTTP_3_ALT_SVC, Timeout.of(Duration.ofSeconds(20)).withConnect(connect));
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.strand.Client;
 import dev.strand.Response;
 import dev.strand.Tls;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.Http3TestServer;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
@@ -35,7 +36,7 @@ class Http3BasicsTest {
 
   @Test
   void getsOverHttp3AndReusesTheConnection() {
-    try (Client client = Http3Fixture.client(Version.HTTP_3)) {
+    try (Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY)) {
       Response r = client.get(server.url("/small"));
       assertEquals(200, r.status());
       assertEquals(Version.HTTP_3, r.version());
@@ -56,7 +57,7 @@ class Http3BasicsTest {
    */
   @Test
   void aBodilessRequestIsOnePacket() {
-    try (Client client = Http3Fixture.client(Version.HTTP_3)) {
+    try (Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY)) {
       client.get(server.url("/small"));
       long before = server.datagramsReceived();
       for (int i = 0; i < 200; i++) {
@@ -69,12 +70,12 @@ class Http3BasicsTest {
 
   @Test
   void cleartextHttpStaysOnTcpAndAUserSslContextIsRefused() throws Exception {
-    try (TestServer tcp = TestServer.start(); Client client = Http3Fixture.client(Version.HTTP_3)) {
+    try (TestServer tcp = TestServer.start(); Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY)) {
       assertEquals(Version.HTTP_1_1, client.get(tcp.url("/small")).version(), "QUIC needs TLS: http:// is HTTP/1.1");
     }
     Tls custom = Tls.builder().sslContext(javax.net.ssl.SSLContext.getDefault()).build();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Client.builder().tls(custom).version(Version.HTTP_3).build());
+        () -> Client.builder().tls(custom).version(VersionPolicy.HTTP_3_ONLY).build());
     assertTrue(e.getMessage().contains("cannot be used for HTTP/3"), e.getMessage());
   }
 }

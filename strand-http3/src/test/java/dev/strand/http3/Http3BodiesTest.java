@@ -9,6 +9,7 @@ import dev.strand.RequestBody;
 import dev.strand.Response;
 import dev.strand.StreamingResponse;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.Http3TestServer;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
@@ -43,7 +44,7 @@ class Http3BodiesTest {
   @Test
   void postsABufferedBodyAndGetsItBack() {
     byte[] body = Payloads.bytes(300_000);
-    try (Client client = Http3Fixture.client(Version.HTTP_3)) {
+    try (Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY)) {
       Response echo = client.post(server.url("/echo"), RequestBody.of(body, "application/octet-stream"));
       assertEquals(Version.HTTP_3, echo.version());
       assertArrayEquals(body, echo.bytes());
@@ -54,7 +55,7 @@ class Http3BodiesTest {
 
   @Test
   void uploadsALargeStreamedBodyCheckedBySha256() {
-    try (Client client = Http3Fixture.client(Version.HTTP_3)) {
+    try (Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY)) {
       RequestBody streamed = RequestBody.ofInputStream(new PatternStream(LARGE), "application/octet-stream");
       Response r = client.post(server.url("/sha256"), streamed);
       assertEquals(LARGE + " " + Http3TestServer.patternSha256(LARGE) + "\n", r.text());
@@ -63,7 +64,7 @@ class Http3BodiesTest {
 
   @Test
   void downloadsALargeBodyWithBackpressureCheckedBySha256() throws Exception {
-    try (Client client = Http3Fixture.client(Version.HTTP_3);
+    try (Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY);
         StreamingResponse r = client.stream(Request.get(server.url("/bytes/" + LARGE)))) {
       assertEquals(Version.HTTP_3, r.version());
       assertEquals(String.valueOf(LARGE), r.headers().first("content-length"));

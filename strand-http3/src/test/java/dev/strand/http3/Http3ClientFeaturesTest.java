@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.strand.Client;
 import dev.strand.Response;
 import dev.strand.Timeout;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.Http3TestServer;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
@@ -36,7 +36,7 @@ class Http3ClientFeaturesTest {
   @Test
   void redirectsDecompressionCookiesAndHooks() {
     List<String> seen = new ArrayList<>();
-    try (Client client = Client.builder().tls(Http3Fixture.trustingTestCa()).version(Version.HTTP_3)
+    try (Client client = Client.builder().tls(Http3Fixture.trustingTestCa()).version(VersionPolicy.HTTP_3_ONLY)
         .timeout(Timeout.of(Duration.ofSeconds(20))).followRedirects(true)
         .onResponse(r -> seen.add(r.status() + " " + r.version())).build()) {
       Response redirected = client.get(server.url("/redirect"));

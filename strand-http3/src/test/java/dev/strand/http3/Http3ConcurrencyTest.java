@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.strand.Client;
 import dev.strand.Response;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.Http3TestServer;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class Http3ConcurrencyTest {
   @Test
   void hundredConcurrentStreamsOnOneConnection() {
-    try (Http3TestServer server = Http3Fixture.server(100); Client client = Http3Fixture.client(Version.HTTP_3)) {
+    try (Http3TestServer server = Http3Fixture.server(100); Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY)) {
       client.get(server.url("/small")); // the connection is up, its capacity known
       for (int round = 0; round < 3; round++) {
         List<CompletableFuture<Response>> all = new ArrayList<>();
@@ -40,7 +41,7 @@ class Http3ConcurrencyTest {
 
   @Test
   void theServersStreamLimitBoundsTheConnection() {
-    try (Http3TestServer server = Http3Fixture.server(10); Client client = Http3Fixture.client(Version.HTTP_3)) {
+    try (Http3TestServer server = Http3Fixture.server(10); Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY)) {
       client.get(server.url("/small"));
       List<CompletableFuture<Response>> all = new ArrayList<>();
       for (int i = 0; i < 50; i++) {

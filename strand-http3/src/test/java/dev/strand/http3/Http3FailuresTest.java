@@ -17,7 +17,7 @@ import dev.strand.Timeout;
 import dev.strand.TlsException;
 import dev.strand.Tls;
 import dev.strand.TransportException;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.Http3TestServer;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class Http3FailuresTest {
   @Test
   void serverClosingTheQuicConnectionMidStreamFailsTheBodyClearly() throws Exception {
-    try (Http3TestServer server = Http3Fixture.server(100); Client client = Http3Fixture.client(Version.HTTP_3)) {
+    try (Http3TestServer server = Http3Fixture.server(100); Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY)) {
       try (StreamingResponse r = client.stream(Request.get(server.url("/abort/100000")))) {
         assertEquals(200, r.status());
         TransportException e = assertThrows(TransportException.class, () -> {
@@ -60,7 +60,7 @@ class Http3FailuresTest {
   void untrustedCertificateIsATlsException() {
     TestPki pki = TestPki.shared();
     try (Http3TestServer server = Http3TestServer.start(pki.selfSigned().cert(), pki.selfSigned().key(), 100);
-        Client client = Http3Fixture.client(Version.HTTP_3)) {
+        Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY)) {
       TlsException e = assertThrows(TlsException.class, () -> client.get(server.url("/small")));
       assertEquals(TlsException.Reason.UNKNOWN_CA, e.reason(), e.getMessage());
     }
@@ -70,7 +70,7 @@ class Http3FailuresTest {
   void certificateForAnotherHostIsATlsException() {
     TestPki pki = TestPki.shared();
     try (Http3TestServer server = Http3TestServer.start(pki.wrongHost().cert(), pki.wrongHost().key(), 100);
-        Client client = Http3Fixture.client(Version.HTTP_3)) {
+        Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY)) {
       TlsException e = assertThrows(TlsException.class, () -> client.get(server.url("/small")));
       assertEquals(TlsException.Reason.HOSTNAME_MISMATCH, e.reason(), e.getMessage());
     }
@@ -80,7 +80,7 @@ class Http3FailuresTest {
   void insecureTlsAcceptsAnyCertificate() {
     TestPki pki = TestPki.shared();
     try (Http3TestServer server = Http3TestServer.start(pki.selfSigned().cert(), pki.selfSigned().key(), 100);
-        Client client = Client.builder().tls(Tls.insecure()).version(Version.HTTP_3).build()) {
+        Client client = Client.builder().tls(Tls.insecure()).version(VersionPolicy.HTTP_3_ONLY).build()) {
       assertArrayEquals(Payloads.SMALL, client.get(server.url("/small")).bytes());
     }
   }
@@ -92,7 +92,7 @@ class Http3FailuresTest {
       port = s.getLocalPort(); // free again once closed: nothing answers there
     }
     Timeout t = Timeout.of(Duration.ofSeconds(10)).withConnect(Duration.ofMillis(700));
-    try (Client client = Http3Fixture.client(Version.HTTP_3, t)) {
+    try (Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY, t)) {
       long start = System.nanoTime();
       ConnectTimeoutException e = assertThrows(ConnectTimeoutException.class,
           () -> client.get("https://127.0.0.1:" + port + "/small"));
@@ -105,7 +105,7 @@ class Http3FailuresTest {
   @Test
   void readTimeoutAppliesToHttp3() {
     Timeout t = Timeout.of(Duration.ofSeconds(10)).withRead(Duration.ofMillis(300));
-    try (Http3TestServer server = Http3Fixture.server(100); Client client = Http3Fixture.client(Version.HTTP_3, t)) {
+    try (Http3TestServer server = Http3Fixture.server(100); Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY, t)) {
       ReadTimeoutException e = assertThrows(ReadTimeoutException.class, () -> client.get(server.url("/delay/3000")));
       assertTrue(e.getMessage().contains("read timed out"), e.getMessage());
       assertArrayEquals(Payloads.SMALL, client.get(server.url("/small")).bytes(), "the connection goes on");
@@ -115,7 +115,7 @@ class Http3FailuresTest {
 
   @Test
   void cancellingAFutureResetsOnlyItsStream() throws Exception {
-    try (Http3TestServer server = Http3Fixture.server(100); Client client = Http3Fixture.client(Version.HTTP_3)) {
+    try (Http3TestServer server = Http3Fixture.server(100); Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY)) {
       client.get(server.url("/small"));
       CompletableFuture<Response> slow = client.async().get(server.url("/delay/5000"));
       Thread.sleep(100);
@@ -136,7 +136,7 @@ class Http3FailuresTest {
   void poolTimeoutWhenTheOnlyConnectionIsFull() {
     Timeout t = Timeout.of(Duration.ofSeconds(10)).withPool(Duration.ofMillis(300));
     try (Http3TestServer server = Http3Fixture.server(1);
-        Client client = Client.builder().tls(Http3Fixture.trustingTestCa()).version(Version.HTTP_3).timeout(t)
+        Client client = Client.builder().tls(Http3Fixture.trustingTestCa()).version(VersionPolicy.HTTP_3_ONLY).timeout(t)
             .limits(dev.strand.Limits.ofConnections(1)).build()) {
       client.get(server.url("/small"));
       CompletableFuture<Response> busy = client.async().get(server.url("/delay/1500"));

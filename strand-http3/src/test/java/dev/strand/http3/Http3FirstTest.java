@@ -7,6 +7,7 @@ import dev.strand.Client;
 import dev.strand.Response;
 import dev.strand.Timeout;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.Http3TestServer;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.Payloads;
@@ -18,14 +19,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@link Version#HTTP_3_FIRST} (curl's {@code --http3}): QUIC from the first request, on the origin's
+ * {@link VersionPolicy#HTTP_3_FIRST} (curl's {@code --http3}): QUIC from the first request, on the origin's
  * own port unless an {@code Alt-Svc} named another; TCP when QUIC is slow or fails, unnoticed, and
  * straight to TCP while the endpoint counts as broken.
  */
 @ExtendWith(NettyLeakDetectorExtension.class)
 class Http3FirstTest {
   private static Client client(Duration connect) {
-    return Http3Fixture.client(Version.HTTP_3_FIRST, Timeout.of(Duration.ofSeconds(20)).withConnect(connect));
+    return Http3Fixture.client(VersionPolicy.HTTP_3_FIRST, Timeout.of(Duration.ofSeconds(20)).withConnect(connect));
   }
 
   /** An HTTPS server (h2 by ALPN) on TCP {@code port}, as a QUIC server there would have its TCP twin. */

@@ -9,6 +9,7 @@ import dev.strand.Response;
 import dev.strand.Timeout;
 import dev.strand.Tls;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.Http3TestServer;
 import dev.strand.testkit.Payloads;
 import dev.strand.testkit.tls.TestPki;
@@ -28,11 +29,11 @@ final class Http3Fixture {
     return Tls.builder().trustPem(TestPki.shared().ca().cert()).build();
   }
 
-  static Client client(Version version) {
+  static Client client(VersionPolicy version) {
     return client(version, Timeout.of(Duration.ofSeconds(20)));
   }
 
-  static Client client(Version version, Timeout timeout) {
+  static Client client(VersionPolicy version, Timeout timeout) {
     return Client.builder().tls(trustingTestCa()).version(version).timeout(timeout).build();
   }
 

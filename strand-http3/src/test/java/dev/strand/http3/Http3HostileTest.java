@@ -14,7 +14,7 @@ import dev.strand.PoolTimeoutException;
 import dev.strand.ProtocolException;
 import dev.strand.Response;
 import dev.strand.Timeout;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.tls.TestPki;
 import io.netty.bootstrap.Bootstrap;
@@ -219,7 +219,7 @@ class Http3HostileTest {
       String fragment)
       throws Exception {
     try (RawH3Server server = new RawH3Server(answer, maxStreams, control);
-        Client client = Client.builder().tls(Http3Fixture.trustingTestCa()).version(Version.HTTP_3).timeout(TIMEOUT)
+        Client client = Client.builder().tls(Http3Fixture.trustingTestCa()).version(VersionPolicy.HTTP_3_ONLY).timeout(TIMEOUT)
             .build()) {
       Object result = assertTimeoutPreemptively(DEADLINE, () -> {
         try {
@@ -245,7 +245,7 @@ class Http3HostileTest {
   @Test
   void garbageForEveryDatagramIsAConnectTimeout() throws Exception {
     try (DatagramSocket peer = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
-        Client client = Client.builder().tls(Http3Fixture.trustingTestCa()).version(Version.HTTP_3).timeout(TIMEOUT)
+        Client client = Client.builder().tls(Http3Fixture.trustingTestCa()).version(VersionPolicy.HTTP_3_ONLY).timeout(TIMEOUT)
             .build()) {
       Thread.ofVirtual().start(() -> {
         byte[] buf = new byte[2048];

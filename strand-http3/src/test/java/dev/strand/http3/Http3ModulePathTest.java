@@ -62,7 +62,7 @@ class Http3ModulePathTest {
         public class Main {
           public static void main(String[] args) throws Exception {
             Tls tls = Tls.builder().trustPem(java.nio.file.Path.of(args[1])).build();
-            try (Client client = Client.builder().tls(tls).version(Version.HTTP_3).build()) {
+            try (Client client = Client.builder().tls(tls).version(VersionPolicy.HTTP_3_ONLY).build()) {
               Response r = client.get(args[0]);
               System.out.println(r.version().name() + " " + r.status());
             }

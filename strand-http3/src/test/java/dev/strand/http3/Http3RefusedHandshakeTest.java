@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.strand.Client;
 import dev.strand.ConnectException;
 import dev.strand.Timeout;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import dev.strand.testkit.tls.TestPki;
 import io.netty.bootstrap.Bootstrap;
@@ -84,7 +84,7 @@ class Http3RefusedHandshakeTest {
   @Test
   void aCloseThatNeverArrivesIsAConnectExceptionSayingSo() throws Exception {
     try (RefusingServer server = new RefusingServer(112);
-        Client client = Http3Fixture.client(Version.HTTP_3, Timeout.of(Duration.ofSeconds(9)))) {
+        Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY, Timeout.of(Duration.ofSeconds(9)))) {
       ConnectException e = assertTimeoutPreemptively(DEADLINE,
           () -> assertThrows(ConnectException.class, () -> client.get(server.url())), "the client hung");
       assertEquals(ConnectException.class, e.getClass(), e.toString());

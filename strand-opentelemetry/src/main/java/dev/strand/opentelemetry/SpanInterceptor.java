@@ -207,8 +207,8 @@ final class SpanInterceptor implements Interceptor {
     return switch (version) {
       case HTTP_1_0 -> "1.0";
       case HTTP_1_1 -> "1.1";
-      case HTTP_2, HTTP_2_PRIOR_KNOWLEDGE -> "2";
-      case HTTP_3, HTTP_3_FIRST, HTTP_3_ALT_SVC -> "3";
+      case HTTP_2 -> "2";
+      case HTTP_3 -> "3";
       case null -> null;
     };
   }

@@ -9,7 +9,7 @@ import dev.strand.Response;
 import dev.strand.RetryPolicy;
 import dev.strand.Timeout;
 import dev.strand.Tls;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import java.util.concurrent.CompletionStage;
 import java.util.function.UnaryOperator;
 
@@ -17,9 +17,9 @@ import java.util.function.UnaryOperator;
 final class StrandClients {
 
   static final String ASYNC_SETUP = "Client.builder().limits(Limits.ofConnections(N)).timeout(Timeout.of(30s)); "
-      + "async().send(Request.get(url)), N in flight. TLS: tls(Tls.builder().trustPem(ca)); version HTTP_1_1 "
-      + "(https), HTTP_2 (h2, ALPN; the client's own multiplexing on its pool), HTTP_2_PRIOR_KNOWLEDGE (h2c) or "
-      + "HTTP_3 (h3: QUIC, strand-http3 on the class path); "
+      + "async().send(Request.get(url)), N in flight. TLS: tls(Tls.builder().trustPem(ca)); version(VersionPolicy) "
+      + "HTTP_1_1 (https), HTTP_2 (h2, ALPN; the client's own multiplexing on its pool), HTTP_2_PRIOR_KNOWLEDGE (h2c) "
+      + "or HTTP_3_ONLY (h3: QUIC, strand-http3 on the class path); "
       + "handshake: engine JDK or OPENSSL, maxKeepAliveConnections 0 and Connection: close";
   static final String SYNC_SETUP = "same client; blocking send(Request.get(url)) from N virtual threads";
   static final String PIPELINE_SETUP = "as strand, plus retry(RetryPolicy.defaults()), one application and one network "
@@ -101,10 +101,10 @@ final class StrandClients {
       limits = limits.withMaxKeepAliveConnections(0);
     }
     b.version(switch (spec.wire()) {
-      case H1, H1_TLS -> Version.HTTP_1_1;
-      case H2_TLS -> Version.HTTP_2;
-      case H2C -> Version.HTTP_2_PRIOR_KNOWLEDGE;
-      case H3 -> Version.HTTP_3;
+      case H1, H1_TLS -> VersionPolicy.HTTP_1_1;
+      case H2_TLS -> VersionPolicy.HTTP_2;
+      case H2C -> VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE;
+      case H3 -> VersionPolicy.HTTP_3_ONLY;
     });
     Client client = b.limits(limits).build();
     if (spec.tlsEngine() != null && !client.stats().tlsEngine().equals(spec.tlsEngine())) {

@@ -256,7 +256,12 @@ public final class DiskStore {
         return v;
       }
     }
-    return null;
+    // Names of the policies Version held before VersionPolicy was split from it: files written then stay readable.
+    return switch (name) {
+      case "HTTP_2_PRIOR_KNOWLEDGE" -> Version.HTTP_2;
+      case "HTTP_3_FIRST", "HTTP_3_ALT_SVC" -> Version.HTTP_3;
+      default -> null;
+    };
   }
 
   private static byte[] sha256(byte[] bytes) {

@@ -1,6 +1,6 @@
 package dev.strand.internal.connect;
 
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.internal.exchange.NettyConnection;
 import dev.strand.internal.pool.ConnectionPool;
 import dev.strand.internal.pool.Connector;
@@ -20,7 +20,7 @@ public interface ConnectContext {
   TlsSetup tls();
 
   /** The engine's protocol policy. */
-  Version version();
+  VersionPolicy versionPolicy();
 
   /** The proxy that {@code origin} is reached through, or {@code null} for a direct connection. */
   ProxyServer proxyFor(Origin origin);

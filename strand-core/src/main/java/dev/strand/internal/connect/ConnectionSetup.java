@@ -3,7 +3,7 @@ package dev.strand.internal.connect;
 import dev.strand.ConnectException;
 import dev.strand.HttpException;
 import dev.strand.Request;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.internal.events.CallEvents;
 import dev.strand.internal.exchange.ErrorMapper;
 import dev.strand.internal.http1.Http1Connection;
@@ -70,8 +70,8 @@ final class ConnectionSetup extends ChannelInboundHandlerAdapter {
           }
           events.tlsEnd(ssl.engine().getSession(), ssl.applicationProtocol());
         }
-        boolean h2 = !origin.upgrade()
-            && ("h2".equals(ssl.applicationProtocol()) || engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE);
+        boolean h2 = !origin.upgrade() && ("h2".equals(ssl.applicationProtocol())
+            || engine.versionPolicy() == VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE);
         settle(ctx, h2);
       } else {
         HttpException own = ownRejection();

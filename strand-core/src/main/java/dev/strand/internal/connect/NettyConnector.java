@@ -2,7 +2,7 @@ package dev.strand.internal.connect;
 
 import dev.strand.Request;
 import dev.strand.Timeout;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.internal.exchange.Exchange;
 import dev.strand.internal.exchange.NettyConnection;
 import dev.strand.internal.http1.Http1Connection;
@@ -50,7 +50,7 @@ public final class NettyConnector implements Connector<NettyConnection> {
     ProxyServer proxy = engine.proxyFor(origin);
     // An upgrade speaks HTTP/1.1 whatever the policy, and through an HTTP proxy always a CONNECT tunnel (as h2c):
     // forwarding proxies need not relay an upgrade.
-    boolean priorKnowledge = engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE && !origin.upgrade();
+    boolean priorKnowledge = engine.versionPolicy() == VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE && !origin.upgrade();
     Dialer.dial(engine, origin, proxy, priorKnowledge || origin.upgrade(), limit, request, (ch, error) -> {
       if (error != null) {
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
@@ -88,8 +88,8 @@ public final class NettyConnector implements Connector<NettyConnection> {
     if (origin.isHttp3()) {
       return engine.http3().expectedCapacity(origin);
     }
-    boolean h2 = !origin.upgrade() && (engine.version() == Version.HTTP_2_PRIOR_KNOWLEDGE
-        || (VersionPolicy.offersH2(engine.version()) && origin.isHttps()));
+    boolean h2 = !origin.upgrade() && (engine.versionPolicy() == VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE
+        || (Protocols.offersH2(engine.versionPolicy()) && origin.isHttps()));
     return h2 ? Http2Connection.DEFAULT_STREAMS : 1;
   }
 }

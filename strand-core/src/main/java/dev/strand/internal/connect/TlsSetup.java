@@ -1,7 +1,7 @@
 package dev.strand.internal.connect;
 
 import dev.strand.Tls;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.internal.tls.TlsContext;
 import dev.strand.internal.tls.TlsContexts;
 import java.util.List;
@@ -27,9 +27,9 @@ public final class TlsSetup {
    *     {@link Tls#system()} named explicitly)
    * @throws IllegalArgumentException if {@code configured} names unusable files
    */
-  public TlsSetup(Tls configured, Version version) {
-    this.alpn = version == Version.HTTP_2_PRIOR_KNOWLEDGE ? List.of("h2")
-        : VersionPolicy.offersH2(version) ? List.of("h2", "http/1.1") // TCP beside (or instead of) QUIC too
+  public TlsSetup(Tls configured, VersionPolicy policy) {
+    this.alpn = policy == VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE ? List.of("h2")
+        : Protocols.offersH2(policy) ? List.of("h2", "http/1.1") // TCP beside (or instead of) QUIC too
         : HTTP_1_1;
     this.tls = configured != null ? configured : Tls.system();
     // The system store is read lazily even when named explicitly (~100 ms of a CLI call that may be

@@ -22,8 +22,14 @@ record StoredCookie(
   }
 
   Cookie toCookie() {
-    return new Cookie(name, value, domain, path, persistent ? Instant.ofEpochMilli(expiresAt) : null, secure, httpOnly,
-        hostOnly);
+    return Cookie.builder(name, value)
+        .domain(domain)
+        .path(path)
+        .expires(persistent ? Instant.ofEpochMilli(expiresAt) : null)
+        .secure(secure)
+        .httpOnly(httpOnly)
+        .hostOnly(hostOnly)
+        .build();
   }
 
   StoredCookie withCreation(long creation) {

@@ -8,6 +8,7 @@ import dev.strand.RetryPolicy;
 import dev.strand.Version;
 import java.net.InetAddress;
 import java.net.SocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -147,7 +148,9 @@ public final class CallEvents implements EventListener.Call {
     this.connectionId = connectionId;
     long t = System.nanoTime();
     long waited = acquireStartNanos == 0 ? 0 : t - acquireStartNanos;
-    emit(t, l -> l.connectionAcquired(this, t, connectionId, version, reused, waited));
+    EventListener.AcquiredConnection connection =
+        EventListener.AcquiredConnection.of(connectionId, version, reused, Duration.ofNanos(waited));
+    emit(t, l -> l.connectionAcquired(this, t, connection));
   }
 
   /** The current exchange no longer uses the connection it acquired last. */

@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * Also the task that starts it on the connection's event loop, so the thread hop allocates nothing.
  *
  * <p>An exchange sent over HTTP/3 waits in line under the QUIC key ({@link Origin#http3}); when it
- * may fall back ({@link dev.strand.Version#HTTP_3_FIRST}, {@link dev.strand.Version#HTTP_3_ALT_SVC}), a failed QUIC connection or one slower than
- * the head start sends it to the origin's TCP connections instead, without the caller noticing.
+ * may fall back ({@link dev.strand.VersionPolicy#HTTP_3_FIRST}, {@link dev.strand.VersionPolicy#HTTP_3_ALT_SVC}), a
+ * failed QUIC connection or one slower than the head start sends it to the origin's TCP connections instead, without the caller noticing.
  */
 public final class Exchange extends Waiter<NettyConnection> implements Runnable {
   /** How long a request that may fall back waits for a QUIC connection before it takes TCP. */

@@ -7,14 +7,14 @@ import dev.strand.Request;
 import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
 import dev.strand.Tls;
-import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.WebSocket;
 import dev.strand.internal.connect.ConnectContext;
 import dev.strand.internal.connect.DialSettings;
 import dev.strand.internal.connect.EventLoops;
 import dev.strand.internal.connect.NettyConnector;
 import dev.strand.internal.connect.TlsSetup;
-import dev.strand.internal.connect.VersionPolicy;
+import dev.strand.internal.connect.Protocols;
 import dev.strand.internal.exchange.ErrorMapper;
 import dev.strand.internal.exchange.Exchange;
 import dev.strand.internal.exchange.NettyConnection;
@@ -41,15 +41,15 @@ import java.util.function.Function;
  * HTTP/1.1 and HTTP/2 over Netty with a per-origin pool, and HTTP/3 in the same pool when the
  * {@code strand-http3} module provides it ({@link Http3Provider}): the engine behind
  * {@link dev.strand.NettyTransport}. Which connections a request uses is decided here, once, in
- * {@link #send}: HTTP/3 for an {@code https} origin under {@link Version#HTTP_3}, under
- * {@link Version#HTTP_3_FIRST} unless its QUIC endpoint failed lately, or under
- * {@link Version#HTTP_3_ALT_SVC} where {@link AltServices} knows a live alternative; TCP otherwise.
+ * {@link #send}: HTTP/3 for an {@code https} origin under {@link VersionPolicy#HTTP_3_ONLY}, under
+ * {@link VersionPolicy#HTTP_3_FIRST} unless its QUIC endpoint failed lately, or under
+ * {@link VersionPolicy#HTTP_3_ALT_SVC} where {@link AltServices} knows a live alternative; TCP otherwise.
  */
 public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   final EventLoops loops;
   final ConnectionPool<NettyConnection> pool;
   final TlsSetup tls;
-  final Version version;
+  final VersionPolicy policy;
   private final int maxHeaderSize;
   /** HTTP/3 connections (Origin.http3 keys), or {@code null} under a policy without HTTP/3. */
   final Connector<NettyConnection> http3;
@@ -71,9 +71,9 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
    * @param unixSocket the Unix domain socket every connection goes to, or {@code null} for TCP
    * @throws IllegalArgumentException if {@code tls} names unusable files (its context is built here)
    */
-  public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative, Tls tls, Version version,
-      ProxyRouter proxy, Path unixSocket, DialSettings dialing) {
-    this(limits, new TlsSetup(tls, version), http3Provider(version), EventLoops.create(ioThreads, preferNative), version,
+  public NettyEngine(Limits limits, int ioThreads, int maxHeaderSize, boolean preferNative, Tls tls,
+      VersionPolicy policy, ProxyRouter proxy, Path unixSocket, DialSettings dialing) {
+    this(limits, new TlsSetup(tls, policy), http3Provider(policy), EventLoops.create(ioThreads, preferNative), policy,
         proxy, unixSocket, dialing, (ConnectorFactory) engine -> new NettyConnector(engine, maxHeaderSize), maxHeaderSize);
   }
 
@@ -81,12 +81,13 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   @SuppressWarnings("unchecked")
   public NettyEngine(Limits limits, EventLoops loops, Function<NettyEngine, Connector<Http1Connection>> connector) {
     // A connector of Http1Connections only ever hands the pool NettyConnections; waiters are Exchanges.
-    this(limits, new TlsSetup(null, Version.HTTP_1_1), null, loops, Version.HTTP_1_1, ProxyRoutes.DIRECT, null,
-        DialSettings.DEFAULT, (ConnectorFactory) e -> (Connector<NettyConnection>) (Connector<?>) connector.apply(e), 64 * 1024);
+    this(limits, new TlsSetup(null, VersionPolicy.HTTP_1_1), null, loops, VersionPolicy.HTTP_1_1, ProxyRoutes.DIRECT,
+        null, DialSettings.DEFAULT,
+        (ConnectorFactory) e -> (Connector<NettyConnection>) (Connector<?>) connector.apply(e), 64 * 1024);
   }
 
   // TLS and the HTTP/3 module first: a configuration error then fails before any thread is started.
-  private NettyEngine(Limits limits, TlsSetup tls, Http3Provider http3, EventLoops loops, Version version,
+  private NettyEngine(Limits limits, TlsSetup tls, Http3Provider http3, EventLoops loops, VersionPolicy policy,
       ProxyRouter proxy, Path unixSocket, DialSettings dialing, ConnectorFactory connector, int maxHeaderSize) {
     this.loops = loops;
     this.dialing = dialing;
@@ -94,7 +95,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     this.unixSocket = unixSocket;
     this.webSockets = new WebSocketConnector(this, this);
     this.tls = tls;
-    this.version = version;
+    this.policy = policy;
     this.maxHeaderSize = maxHeaderSize;
     this.http3 = http3 == null ? null : http3.connector(this);
     this.pool = new ConnectionPool<>(limits, connector.create(this), System::nanoTime);
@@ -114,7 +115,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     }
     Origin origin = originOf(url);
     // A 407 to an http request may be a forwarding proxy's; any other is the origin's.
-    boolean proxied = !origin.isHttps() && version != Version.HTTP_2_PRIOR_KNOWLEDGE && unixSocket == null;
+    boolean proxied = !origin.isHttps() && policy != VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE && unixSocket == null;
     // With one origin in the pool there is no connection to share: no follow-up to arrange.
     boolean sharable = mayCoalesce(origin) && pool.hasOriginsBesides(origin);
     Exchange first = start(request, origin);
@@ -208,7 +209,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   private void acquire(Origin origin, Exchange exchange) {
     Origin quic = http3Route(origin);
     if (quic != null) {
-      exchange.acquireHttp3(quic, VersionPolicy.tries(version));
+      exchange.acquireHttp3(quic, Protocols.tries(policy));
       return;
     }
     if (mayCoalesce(origin)) {
@@ -248,7 +249,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
    * connection does not make for this host).
    */
   private boolean mayCoalesce(Origin origin) {
-    return origin.isHttps() && VersionPolicy.offersH2(version) && unixSocket == null && proxyFor(origin) == null
+    return origin.isHttps() && Protocols.offersH2(policy) && unixSocket == null && proxyFor(origin) == null
         && tls.tls.pins().isEmpty();
   }
 
@@ -271,8 +272,8 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     if (http3 == null || !origin.isHttps() || proxyFor(origin) != null || unixSocket != null) {
       return null; // QUIC needs TLS, and goes through no HTTP or SOCKS proxy nor a Unix socket
     }
-    return switch (version) {
-      case HTTP_3 -> origin.http3(origin.port());
+    return switch (policy) {
+      case HTTP_3_ONLY -> origin.http3(origin.port());
       case HTTP_3_FIRST -> {
         long now = System.nanoTime();
         Origin advertised = altServices.http3For(origin, now);
@@ -286,10 +287,13 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     };
   }
 
-  /** Under {@link Version#HTTP_3_ALT_SVC} and {@link Version#HTTP_3_FIRST}: learns what a response's {@code Alt-Svc} says of HTTP/3. */
+  /**
+   * Under {@link VersionPolicy#HTTP_3_ALT_SVC} and {@link VersionPolicy#HTTP_3_FIRST}: learns what a response's
+   * {@code Alt-Svc} says of HTTP/3.
+   */
   @Override
   public void responded(Origin origin, StreamingResponse r) {
-    if (VersionPolicy.tries(version) && origin.isHttps() && !origin.upgrade()) {
+    if (Protocols.tries(policy) && origin.isHttps() && !origin.upgrade()) {
       List<String> advertised = r.headers().all("alt-svc");
       if (!advertised.isEmpty()) {
         altServices.received(origin, advertised, System.nanoTime());
@@ -333,8 +337,8 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   }
 
   @Override
-  public Version version() {
-    return version;
+  public VersionPolicy versionPolicy() {
+    return policy;
   }
 
   @Override
@@ -378,12 +382,12 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
   }
 
   /**
-   * The provider of HTTP/3 when {@code version} asks for it, found on the class path or module path.
+   * The provider of HTTP/3 when {@code policy} asks for it, found on the class path or module path.
    *
    * @throws IllegalStateException if the policy needs HTTP/3 and the module is missing
    */
-  private static Http3Provider http3Provider(Version version) {
-    if (!VersionPolicy.usesHttp3(version)) {
+  private static Http3Provider http3Provider(VersionPolicy policy) {
+    if (!Protocols.usesHttp3(policy)) {
       return null;
     }
     for (ClassLoader loader : new ClassLoader[] {NettyEngine.class.getClassLoader(),
@@ -393,7 +397,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
         return found.get();
       }
     }
-    throw new IllegalStateException("Version." + version.name() + " needs HTTP/3 support: add the artifact "
+    throw new IllegalStateException("VersionPolicy." + policy.name() + " needs HTTP/3 support: add the artifact "
         + Http3Provider.ARTIFACT + " (same version as strand-core) to the class path");
   }
 

@@ -83,6 +83,17 @@ class DiskStoreTest {
     assertNull(DiskStore.decode(sealed(content)));
   }
 
+  // Version once held the client's policies too; an entry a response built with one of them reads as the protocol.
+  @Test
+  void aPolicyNameFromBeforeVersionPolicyReadsAsItsProtocol() throws Exception {
+    byte[] content = edited(entry("http://h/a", 3), "\0\u0006HTTP_2".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+        "\0\u0016HTTP_2_PRIOR_KNOWLEDGE".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    assertEquals(Version.HTTP_2, DiskStore.decode(sealed(content)).version());
+    content = edited(entry("http://h/a", 3), "\0\u0006HTTP_2".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+        "\0\u000eHTTP_3_ALT_SVC".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    assertEquals(Version.HTTP_3, DiskStore.decode(sealed(content)).version());
+  }
+
   @Test
   void aBodyLengthPastTheFileIsNoEntryAndAllocatesNothing() throws Exception {
     byte[] whole = DiskStore.encode(entry("http://h/a", 0));

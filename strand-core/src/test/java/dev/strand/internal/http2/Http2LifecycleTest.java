@@ -12,6 +12,7 @@ import dev.strand.RequestBody;
 import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
 import dev.strand.Version;
+import dev.strand.VersionPolicy;
 import dev.strand.testkit.NettyLeakDetectorExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -29,7 +30,7 @@ class Http2LifecycleTest {
   static final Timeout TIMEOUT = Timeout.of(Duration.ofSeconds(10));
 
   static NettyTransport h2c() {
-    return NettyTransport.builder().version(Version.HTTP_2_PRIOR_KNOWLEDGE)
+    return NettyTransport.builder().version(VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE)
         .limits(Limits.ofConnections(4).withKeepAliveExpiry(Duration.ofSeconds(60))).ioThreads(1).build();
   }
 

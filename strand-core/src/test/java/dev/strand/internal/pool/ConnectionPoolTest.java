@@ -210,7 +210,7 @@ class ConnectionPoolTest {
 
   @Test
   void keepAliveBudgetClosesExtraIdleConnections() {
-    ConnectionPool<FakeConnection> pool = pool(new Limits(4, 1, Duration.ofSeconds(5), 4));
+    ConnectionPool<FakeConnection> pool = pool(Limits.builder().maxConnections(4).maxKeepAliveConnections(1).keepAliveExpiry(Duration.ofSeconds(5)).build());
     FakeWaiter w1 = acquireConnecting(pool, A, "w1");
     FakeWaiter w2 = acquireConnecting(pool, B, "w2");
     pool.release(w1.connection, true);
@@ -223,7 +223,8 @@ class ConnectionPoolTest {
 
   @Test
   void perHostCapMakesWaitersWhileOtherOriginsStillConnect() {
-    ConnectionPool<FakeConnection> pool = pool(new Limits(3, 3, Duration.ofSeconds(5), 1));
+    ConnectionPool<FakeConnection> pool = pool(Limits.builder().maxConnections(3).maxKeepAliveConnections(3).keepAliveExpiry(Duration.ofSeconds(5))
+        .maxConnectionsPerHost(1).build());
     acquireConnecting(pool, A, "w1");
     FakeWaiter w2 = new FakeWaiter("w2");
     assertTrue(pool.acquire(A, w2, false));
