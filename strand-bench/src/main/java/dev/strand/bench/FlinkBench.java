@@ -63,10 +63,12 @@ public final class FlinkBench {
         Duration warmup = seconds(o.getOrDefault("warmup", "10"));
         Duration each = seconds(o.getOrDefault("duration", "3"));
         int batches = Integer.parseInt(o.getOrDefault("batches", "3"));
+        long operatorTimeout = Long.parseLong(o.getOrDefault("operator-timeout", "30"));
         String name = "flink-" + function;
         Cell cell;
         try {
-            cell = measure(name, function, url, expect, parallelism, capacity, warmup, each, batches);
+            cell = measure(name, function, url, expect, parallelism, capacity, warmup, each, batches,
+                    operatorTimeout);
         } catch (Throwable t) {
             cell = Cell.failed(name, "java", "flink " + url.getPath(), parallelism * capacity, LoadLoop.describe(t));
         }
@@ -87,7 +89,7 @@ public final class FlinkBench {
     }
 
     static Cell measure(String name, String function, URI url, int expect, int parallelism, int capacity,
-            Duration warmup, Duration each, int batches) throws Exception {
+            Duration warmup, Duration each, int batches, long operatorTimeoutSeconds) throws Exception {
         Configuration conf = new Configuration();
         conf.set(RestOptions.BIND_PORT, "0");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
@@ -102,7 +104,7 @@ public final class FlinkBench {
             default -> throw new IllegalArgumentException("--function strand|strand-shared|jdk, not " + function);
         };
         DataStream<Integer> lengths = AsyncDataStream.unorderedWait(
-                        env.fromSequence(1, Long.MAX_VALUE), call, 30, TimeUnit.SECONDS, capacity)
+                        env.fromSequence(1, Long.MAX_VALUE), call, operatorTimeoutSeconds, TimeUnit.SECONDS, capacity)
                 .returns(Types.INT);
         lengths.sinkTo(new CountingSink(expect)).name("count");
 

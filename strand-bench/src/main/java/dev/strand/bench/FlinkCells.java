@@ -42,7 +42,8 @@ final class FlinkCells {
               "--function", function, "--url", url.toString(), "--expect-bytes", Integer.toString(expect),
               "--parallelism", Integer.toString(PARALLELISM), "--capacity", Integer.toString(CAPACITY),
               "--warmup", Double.toString(warmup), "--duration", Double.toString(duration),
-              "--batches", Integer.toString(batches))),
+              "--batches", Integer.toString(batches), "--operator-timeout",
+              System.getProperty("strand.bench.flinkOperatorTimeout", "30"))),
           budget, progress::update, logs.resolve("flink-" + function + ".log"));
       cells.add(read(o, "flink-" + function, inFlight));
     }
