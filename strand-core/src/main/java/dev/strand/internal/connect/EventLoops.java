@@ -1,6 +1,7 @@
 package dev.strand.internal.connect;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
@@ -24,6 +25,10 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -51,6 +56,8 @@ public final class EventLoops {
   final Class<? extends Channel> domainChannelType;
   /** {@code "io_uring"}, {@code "epoll"} or {@code "nio"}, as {@link dev.strand.ClientStats#transport()} reports it. */
   public final String name;
+  /** The channels open on these loops. */
+  private final Set<Channel> open = ConcurrentHashMap.newKeySet();
 
   private EventLoops(MultiThreadIoEventLoopGroup group, Class<? extends SocketChannel> channelType,
       Class<? extends DatagramChannel> datagramType, Class<? extends Channel> domainChannelType, String name) {
@@ -116,9 +123,32 @@ public final class EventLoops {
         : new DomainSocketAddress(socket.toString());
   }
 
+  /** Keeps {@code ch} in view until it closes, so that {@link #shutdown} closes it first. */
+  void opened(Channel ch) {
+    if (open.add(ch)) {
+      ch.closeFuture().addListener(f -> open.remove(ch));
+    }
+  }
+
+  /**
+   * Closes every channel while the loops still run, then stops the loops. Netty closes the channels of a loop
+   * that stops too, but fires their inactive event (which fails the exchange in flight) in a task that a
+   * terminating loop may never run: the caller's future would then wait forever.
+   */
   public void shutdown() {
+    boolean outside = !group.next().inEventLoop();
+    List<ChannelFuture> closing = new ArrayList<>();
+    for (Channel ch : open) {
+      closing.add(ch.close());
+    }
+    if (outside) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+      for (ChannelFuture f : closing) {
+        f.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      }
+    }
     var done = group.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-    if (!group.next().inEventLoop()) {
+    if (outside) {
       done.awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
   }

@@ -66,6 +66,7 @@ public final class NettyConnector implements Connector<NettyConnection> {
   /** Builds the pipeline of a freshly dialled channel, on its event loop. */
   private void setUp(Channel ch, Origin origin, ProxyServer proxy, boolean priorKnowledge, Duration limit,
       Request request) {
+    engine.loops().opened(ch);
     if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
       LOG.log(System.Logger.Level.DEBUG, "connected to " + origin + " (" + ch.localAddress() + " -> " + ch.remoteAddress() + ")");
       ch.closeFuture().addListener(f -> LOG.log(System.Logger.Level.DEBUG, "connection to " + origin + " ("
