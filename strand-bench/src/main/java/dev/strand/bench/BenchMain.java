@@ -67,6 +67,17 @@ public final class BenchMain implements Callable<Integer> {
       + "exits 1 if any cell fails.")
   boolean smoke;
 
+  @Option(names = "--scale", description = "Scale: h2c /delay/5000 at 100,000 streams and HTTP/1.1 /delay/1000 at "
+      + "30,000 connections (fewer when this machine's open-file limit is lower: the report says), each client's memory "
+      + "per request in flight beside its req/s and the ideal (in flight / delay); strand, strand-sync, vertx, jetty, "
+      + "reactor, okhttp, jdk, h2load, aiohttp. About 20 minutes.")
+  boolean scale;
+
+  @Option(names = "--memory", description = "Measure each Java and Python client's memory per request in flight: heap "
+      + "and direct memory after a full GC, and resident set, from before the load to the end of its batches. On for "
+      + "--scale.")
+  boolean memory;
+
   @Option(names = "--soak", description = "Soak instead of the comparison: --requests GETs of /echo, --in-flight at a "
       + "time, against the bench server and then through a fault proxy; every body checked, failures sorted by "
       + "type, pool counters and memory (first vs last minute) reported. At most --phase-seconds per phase.")
@@ -95,6 +106,8 @@ public final class BenchMain implements Callable<Integer> {
 
   @Option(names = "--concurrency", split = ",", paramLabel = "N", description = "Levels. Default 1,10,100,500 (--full adds 50).")
   List<Integer> concurrency;
+  /** Levels of a scenario that runs at its own, set by a preset (--scale): else every scenario runs at --concurrency. */
+  private Map<String, List<Integer>> levelsFor = Map.of();
 
   @Option(names = "--scenario", split = ",", paramLabel = "PATH",
       description = "Scenarios: /small, /big, /delay/MS (leading slash optional); https (/small over HTTPS/1.1), "
@@ -183,7 +196,7 @@ public final class BenchMain implements Callable<Integer> {
   }
 
   private String preset() {
-    return smoke ? "smoke" : quick ? "quick" : seeds ? "seeds" : full ? "full" : "default";
+    return smoke ? "smoke" : quick ? "quick" : seeds ? "seeds" : scale ? "scale" : full ? "full" : "default";
   }
 
   private void applyPreset() {
@@ -214,6 +227,18 @@ public final class BenchMain implements Callable<Integer> {
       concurrency = concurrency != null ? concurrency : List.of(10, 100, 1000);
       scenarios = scenarios != null ? scenarios : List.of("/delay/50");
       duration = duration != null ? duration : 3.0;
+    } else if (scale) {
+      clients = clients != null ? clients
+          : List.of("strand", "strand-sync", "vertx", "jetty", "reactor", "okhttp", "jdk", "h2load", "aiohttp");
+      if (scenarios == null && concurrency == null) {
+        scenarios = List.of(Scale.H2C, Scale.HTTP1);
+        levelsFor = Map.of(Scale.H2C, List.of(Scale.H2C_STREAMS), Scale.HTTP1, List.of(Scale.http1Connections()));
+        concurrency = List.of(Scale.http1Connections(), Scale.H2C_STREAMS);
+      }
+      warmup = warmup != null ? warmup : 20.0;
+      duration = duration != null ? duration : 5.0;
+      timeout = Math.max(timeout, 60);
+      memory = true;
     } else if (full) {
       concurrency = concurrency != null ? concurrency : List.of(1, 10, 50, 100, 500);
       scenarios = scenarios != null ? scenarios : List.of("/small", "/big", "/delay/50", "https", "h2", "h2c");
@@ -364,6 +389,9 @@ public final class BenchMain implements Callable<Integer> {
           + "order reversed every other run. A cell's req/s, CPU and latency are medians over the runs; its range "
           + "spans the runs' medians.");
     }
+    if (scale && Scale.http1Note() != null && scenarios.contains(Scale.HTTP1)) {
+      notes.add(Scale.http1Note());
+    }
     if (quick || smoke) {
       notes.add("Preset " + preset() + ": indicative only (short warm-up, few levels and batches). "
           + "Run without --" + preset() + " for every peer at every level, or with --full for every scenario.");
@@ -421,6 +449,11 @@ public final class BenchMain implements Callable<Integer> {
   }
 
   /** Every scenario with every client, {@code --repeat} times: the cells of each run. */
+  /** The levels {@code scenario} runs at: the preset's own for it, else {@code --concurrency}. */
+  private List<Integer> levels(String scenario) {
+    return levelsFor.getOrDefault(scenario, concurrency);
+  }
+
   private List<List<Cell>> measure(Servers servers, List<String> runClients, Progress progress, Path logs)
       throws Exception {
     Map<String, Integer> expected = new LinkedHashMap<>();
@@ -487,17 +520,17 @@ public final class BenchMain implements Callable<Integer> {
     ClientKind kind = ClientKind.of(client);
     String na = notApplicable(client, t.sc(), t.url());
     if (na != null) {
-      return concurrency.stream().map(c -> Cell.notApplicable(client, kind.cellKind(), scenario, c, na)).toList();
+      return levels(scenario).stream().map(c -> Cell.notApplicable(client, kind.cellKind(), scenario, c, na)).toList();
     }
     Duration re = secs(rewarm);
     Duration each = secs(duration);
     return switch (kind) {
-      case H2LOAD -> concurrency.stream().map(c -> H2loadRunner.level(t.url(), scenario, c, re, each, batches,
+      case H2LOAD -> levels(scenario).stream().map(c -> H2loadRunner.level(t.url(), scenario, c, re, each, batches,
           t.stats(), progress::update)).toList();
-      case WRK -> concurrency.stream().map(c -> WrkRunner.level(t.url(), scenario, c, re, each, batches,
+      case WRK -> levels(scenario).stream().map(c -> WrkRunner.level(t.url(), scenario, c, re, each, batches,
           t.stats(), progress::update)).toList();
-      case PYTHON -> PythonRunner.named(client).run(t.url(), scenario, concurrency, t.expect(), secs(warmup), re,
-          each, batches, t.stats(), progress::update, logs.resolve(client + logSuffix + ".log"));
+      case PYTHON -> PythonRunner.named(client).run(t.url(), scenario, levels(scenario), t.expect(), secs(warmup), re,
+          each, batches, memory, t.stats(), progress::update, logs.resolve(client + logSuffix + ".log"));
       case JAVA, FAKE -> javaClient(client, t.url(), t.sc(), t.expect(), t.stats(), t.ca(), progress, logs,
           logSuffix);
     };
@@ -586,7 +619,7 @@ public final class BenchMain implements Callable<Integer> {
         || sc.handshake() && !client.equals("strand") && kind != ClientKind.FAKE) {
       return 0;
     }
-    int n = concurrency.size();
+    int n = levels(sc.name()).size();
     double measured = n * batches * duration;
     return kind.perLevel() ? measured + n * rewarm : measured + warmupFor(sc) + (n - 1) * rewarm;
   }
@@ -616,7 +649,7 @@ public final class BenchMain implements Callable<Integer> {
     String scenario = sc.name();
     double warmup = warmupFor(sc);
     List<String> args = new ArrayList<>(List.of("--client", client, "--url", url.toString(), "--scenario", scenario,
-        "--levels", String.join(",", concurrency.stream().map(String::valueOf).toList()),
+        "--levels", String.join(",", levels(scenario).stream().map(String::valueOf).toList()),
         "--expect-bytes", Integer.toString(expect), "--warmup", Double.toString(warmup),
         "--rewarm", Double.toString(rewarm), "--duration", Double.toString(duration),
         "--batches", Integer.toString(batches), "--max-requests", Long.toString(maxRequests),
@@ -634,7 +667,11 @@ public final class BenchMain implements Callable<Integer> {
     if (!sc.resumption()) {
       args.addAll(List.of("--no-resumption", "true"));
     }
-    Duration budget = secs(warmup + concurrency.size() * (rewarm + batches * duration + timeout + 10) + 60);
+    if (memory) {
+      args.addAll(List.of("--memory", "true"));
+    }
+    List<Integer> levels = levels(scenario);
+    Duration budget = secs(warmup + levels.size() * (rewarm + batches * duration + timeout + 10) + 60);
     Clients.Entry entry = Clients.get(client);
     List<String> jvmArgs = new ArrayList<>(forwardedProperties());
     jvmArgs.addAll(entry.jvmArgs());
@@ -648,8 +685,8 @@ public final class BenchMain implements Callable<Integer> {
         cells.add(Cell.failed(client, "java", scenario, -1, "unreadable result: " + line));
       }
     }
-    for (int i = cells.size(); i < concurrency.size(); i++) {
-      cells.add(Cell.failed(client, ClientKind.of(client).cellKind(), scenario, concurrency.get(i),
+    for (int i = cells.size(); i < levels.size(); i++) {
+      cells.add(Cell.failed(client, ClientKind.of(client).cellKind(), scenario, levels.get(i),
           o.describeFailure()));
     }
     return cells;

@@ -47,7 +47,7 @@ final class Children {
    * @throws IOException if it exits or stays silent for a minute first (it is then killed)
    */
   static Started startHelper(Class<?> main, List<String> args, String ready) throws IOException {
-    Process p = new ProcessBuilder(java(List.of(), main, args)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    Process p = new ProcessBuilder(withFileLimit(java(List.of(), main, args))).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     CompletableFuture<List<String>> lines = CompletableFuture.supplyAsync(() -> {
       List<String> seen = new ArrayList<>();
@@ -88,6 +88,43 @@ final class Children {
       } catch (IOException | InterruptedException e) {
         process.destroyForcibly();
       }
+    }
+  }
+
+  /**
+   * Files each child may open, server and clients alike: room for the largest loads the bench runs (100,000
+   * streams, 30,000 connections, each with its server end) without touching the user's shell or system.
+   */
+  static final int FILE_LIMIT = 262_144;
+
+  /** Whether {@code prlimit} can give a child {@link #FILE_LIMIT}: raising a hard limit takes root. */
+  private static final boolean RAISES_FILE_LIMIT = canRaiseFileLimit();
+
+  /**
+   * {@code cmd} run under {@link #FILE_LIMIT} open files, when this process may raise it; else {@code cmd}, which
+   * then has this process's limit (a JVM raises its soft limit to the hard one by itself).
+   */
+  static List<String> withFileLimit(List<String> cmd) {
+    if (!RAISES_FILE_LIMIT) {
+      return cmd;
+    }
+    List<String> limited = new ArrayList<>(List.of("prlimit", "--nofile=" + FILE_LIMIT + ":" + FILE_LIMIT, "--"));
+    limited.addAll(cmd);
+    return limited;
+  }
+
+  static boolean raisesFileLimit() {
+    return RAISES_FILE_LIMIT;
+  }
+
+  private static boolean canRaiseFileLimit() {
+    try {
+      Process p = new ProcessBuilder("prlimit", "--nofile=" + FILE_LIMIT + ":" + FILE_LIMIT, "--", "true")
+          .redirectErrorStream(true).start();
+      p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException | InterruptedException e) {
+      return false;
     }
   }
 
@@ -149,7 +186,7 @@ final class Children {
   static Outcome run(List<String> cmd, Duration timeout, Consumer<String> onProgress, Path log) {
     Process p;
     try {
-      p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+      p = new ProcessBuilder(withFileLimit(cmd)).redirectInput(ProcessBuilder.Redirect.PIPE).start();
       p.getOutputStream().close();
     } catch (IOException e) {
       return new Outcome(List.of(), -1, false, "could not start " + cmd.get(0) + ": " + e.getMessage(), List.of());

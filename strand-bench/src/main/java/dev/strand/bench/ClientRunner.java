@@ -19,7 +19,8 @@ import java.util.Map;
  *
  * <p>{@code --client NAME --url U --scenario S --levels 1,10 --expect-bytes B --warmup S --rewarm S
  * --duration S --batches K [--max-requests M] [--timeout S] [--stats-url BASE] [--wire H1|H1_TLS|H2_TLS|H2C]
- * [--ca PEM] [--engine jdk|openssl]} ({@code --engine}: the handshake scenario, no connection reuse). Per level it builds a new
+ * [--ca PEM] [--engine jdk|openssl] [--memory true]} ({@code --engine}: the handshake scenario, no connection reuse;
+ * {@code --memory}: each cell adds its {@link Memory}). Per level it builds a new
  * client sized to the level, warms it (the long warm-up on the first level only, for the JIT), then runs K
  * timed batches. One {@code RESULT <json>} line per level on stdout; {@code PROGRESS ...} lines on stderr.
  */
@@ -47,6 +48,7 @@ public final class ClientRunner {
     Wire wire = Wire.valueOf(o.getOrDefault("wire", "H1"));
     Path ca = o.containsKey("ca") ? Path.of(o.get("ca")) : null;
     String engine = o.get("engine");
+    boolean memory = Boolean.parseBoolean(o.getOrDefault("memory", "false"));
     if (ca != null) {
       ServerStats.trust(ca);
     }
@@ -63,7 +65,7 @@ public final class ClientRunner {
       try {
         cell = runLevel(name, kind, scenario, new ClientSpec(url, c, timeout, expect, wire, ca, engine, engine != null,
             !o.containsKey("no-resumption")), first ? warmup : rewarm,
-            duration, batches, maxRequests, statsBase);
+            duration, batches, maxRequests, statsBase, memory);
       } catch (Throwable t) {
         cell = Cell.failed(name, kind, scenario, c, LoadLoop.describe(t));
       }
@@ -79,17 +81,21 @@ public final class ClientRunner {
   }
 
   static Cell runLevel(String name, String kind, String scenario, ClientSpec spec, Duration warm, Duration each,
-      int batches, long maxRequests, URI statsBase) throws Exception {
+      int batches, long maxRequests, URI statsBase, boolean memory) throws Exception {
     int c = spec.concurrency();
     long before = statsBase == null ? -1 : ServerStats.accepted(statsBase);
     LoadLoop.Measurement m;
     LoadLoop loop;
+    Memory held;
     try (BenchClient client = Clients.get(name).factory().apply(spec)) {
       loop = new LoadLoop(client, c, spec.expectedLength(), maxRequests);
+      Memory.Reading idle = memory ? Memory.Reading.now() : null;
       progress(name, scenario, c, "warm-up " + warm.toMillis() / 1000.0 + "s");
       loop.start();
       loop.run(warm);
       m = loop.measure(batches, each, b -> progress(name, scenario, c, "batch " + b + "/" + batches));
+      // After the timed batches, so the collections it forces are not in them; every request is still in flight.
+      held = memory ? idle.to(Memory.Reading.now(), c) : null;
       if (!loop.stop(spec.timeout().plusSeconds(5))) {
         progress(name, scenario, c, "some requests did not return within the timeout");
       }
@@ -106,7 +112,7 @@ public final class ClientRunner {
     Double p99 = ok == 0 ? null : m.latencyMicros().getValueAtPercentile(99) / 1_000.0;
     long conns = ServerStats.between(before, after);
     return Cell.measured(name, kind, scenario, c, rps, ok, loop.totalErrors(), loop.firstError(), cpu, p50, p99,
-        conns < 0 ? null : conns);
+        conns < 0 ? null : conns).withMemory(held);
   }
 
   static void progress(String client, String scenario, int c, String what) {

@@ -86,7 +86,7 @@ enum PythonRunner {
   }
 
   List<Cell> run(URI url, String scenario, List<Integer> levels, int expect, Duration warmup, Duration rewarm,
-      Duration each, int batches, URI statsBase, Consumer<String> progress, Path log) {
+      Duration each, int batches, boolean memory, URI statsBase, Consumer<String> progress, Path log) {
     List<Cell> cells = new ArrayList<>();
     Path script;
     try (InputStream in = PythonRunner.class.getResourceAsStream("python_bench.py")) {
@@ -104,6 +104,9 @@ enum PythonRunner {
         "--duration", secs(each), "--batches", Integer.toString(batches)));
     if (statsBase != null) {
       cmd.addAll(List.of("--stats-url", statsBase.toString()));
+    }
+    if (memory) {
+      cmd.add("--memory");
     }
     Duration budget = warmup.plus(rewarm.plus(each.multipliedBy(batches)).plusSeconds(40).multipliedBy(levels.size()))
         .plusSeconds(60);

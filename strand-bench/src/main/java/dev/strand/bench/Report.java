@@ -150,6 +150,7 @@ public final class Report {
       }
       s.append("\n");
       ratios(r, scenario, s);
+      memory(r, scenario, s);
       variants(r, scenario, s);
     }
 
@@ -233,6 +234,37 @@ public final class Report {
       s.append("\n");
     }
     s.append("\n");
+  }
+
+  /** Each client's {@link Memory} per request in flight, where the run measured it. */
+  private static void memory(Results r, String scenario, StringBuilder s) {
+    List<Cell> cells = r.scenario(scenario).stream().filter(c -> c.memory() != null).toList();
+    if (cells.isEmpty()) {
+      return;
+    }
+    double d = Results.delaySeconds(scenario);
+    s.append("Memory per request in flight: growth from before the load to the end of the batches, every request "
+        + "still in flight; heap and direct after a full GC (JVMs), resident set for every process. KiB:\n\n");
+    s.append("| client | c | heap | direct | heap + direct | resident set |").append(d > 0 ? " req/s ÷ ideal |" : "")
+        .append("\n|---|---:|---:|---:|---:|---:|").append(d > 0 ? "---:|" : "").append("\n");
+    for (Cell c : cells) {
+      Memory m = c.memory();
+      boolean jvm = m.heapBytes() >= 0;
+      s.append("| ").append(c.client()).append(" | ").append(c.concurrency())
+          .append(" | ").append(jvm ? kib(m.heapBytes() / (double) m.inFlight()) : "—")
+          .append(" | ").append(jvm ? kib(m.directBytes() / (double) m.inFlight()) : "—")
+          .append(" | ").append(jvm ? kib(m.liveBytesPerRequest()) : "—")
+          .append(" | ").append(kib(m.rssBytesPerRequest())).append(" |");
+      if (d > 0) {
+        s.append(" ").append(ratio(c.rps(), c.concurrency() / d)).append(" |");
+      }
+      s.append("\n");
+    }
+    s.append("\n");
+  }
+
+  private static String kib(double bytes) {
+    return String.format("%.2f", bytes / 1024);
   }
 
   /** Strand with one feature on (strand-pipeline, strand-listener, strand-observed...) beside plain strand. */

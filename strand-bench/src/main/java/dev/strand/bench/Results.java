@@ -44,9 +44,10 @@ public record Results(Meta meta, List<Cell> cells, List<DefaultsProbe.Defaults> 
 
   /** Delay in seconds of a {@code /delay/MS} scenario, or -1 for any other. */
   public static double delaySeconds(String scenario) {
-    if (scenario.startsWith("/delay/")) {
+    String path = Scenario.of(scenario).path();
+    if (path.startsWith("/delay/")) {
       try {
-        return Long.parseLong(scenario.substring("/delay/".length())) / 1000.0;
+        return Long.parseLong(path.substring("/delay/".length())) / 1000.0;
       } catch (NumberFormatException e) {
         return -1;
       }

@@ -80,6 +80,7 @@ public final class Targets {
       }
     }
     out.add(verdict("strand within 10% of ideal on /delay, up to 500 in flight", delayOk, delayFails));
+    atScale(r, out);
 
     for (String client : List.of("strand", "strand-sync")) {
       List<String> ok = new ArrayList<>();
@@ -225,6 +226,45 @@ public final class Targets {
     }
     out.add(verdict(H3_VS_JETTY, jettyOk, jettyBad));
     out.add(verdict(H3_VS_H2, h2Ok, h2Bad));
+  }
+
+  /**
+   * Beyond 500 in flight on a {@code /delay} server (the seeds' 1,000, the scale preset's 100,000 streams and
+   * 30,000 connections): strand's rate against the ideal, and, where memory was measured, its memory per
+   * request in flight against the most frugal Java peer that measured the same cell.
+   */
+  private static void atScale(Results r, List<Verdict> out) {
+    List<String> rateOk = new ArrayList<>();
+    List<String> rateBad = new ArrayList<>();
+    List<String> memoryOk = new ArrayList<>();
+    List<String> memoryBad = new ArrayList<>();
+    for (String scenario : r.meta().scenarios()) {
+      double d = Results.delaySeconds(scenario);
+      if (d <= 0) {
+        continue;
+      }
+      for (int c : r.meta().concurrency()) {
+        Cell s = r.find("strand", scenario, c);
+        if (c <= 500 || s == null || !s.measured()) {
+          continue;
+        }
+        double ratio = s.rps() / (c / d);
+        (ratio >= 0.9 ? rateOk : rateBad).add(String.format("%s c=%d %.2f×", scenario, c, ratio));
+        Double mine = s.memory() == null ? null : s.memory().liveBytesPerRequest();
+        Cell frugal = r.cells().stream()
+            .filter(x -> x.scenario().equals(scenario) && x.concurrency() == c && x.kind().equals("java")
+                && !x.client().startsWith("strand") && x.measured() && x.memory() != null)
+            .min(Comparator.comparingDouble(x -> x.memory().liveBytesPerRequest())).orElse(null);
+        if (mine != null && frugal != null) {
+          double theirs = frugal.memory().liveBytesPerRequest();
+          (mine <= theirs ? memoryOk : memoryBad).add(String.format("%s c=%d %.1f KiB vs %s %.1f KiB", scenario, c,
+              mine / 1024, frugal.client(), theirs / 1024));
+        }
+      }
+    }
+    out.add(verdict("strand ≥ 0.9× ideal on /delay beyond 500 in flight", rateOk, rateBad));
+    out.add(verdict("strand's heap + direct memory per request in flight ≤ the most frugal Java peer's, beyond 500",
+        memoryOk, memoryBad));
   }
 
   private static Verdict verdict(String target, List<String> ok, List<String> bad) {

@@ -27,6 +27,25 @@ def stats_accepted(base):
         return -1
 
 
+def rss():
+    """This process's resident set, bytes (0 where there is no /proc)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def resident():
+    """The resident set after a full collection, as the Java children read theirs after a full GC."""
+    import gc
+    gc.collect()
+    return rss()
+
+
 def progress(msg):
     print("PROGRESS " + msg, file=sys.stderr, flush=True)
 
@@ -49,6 +68,8 @@ class Load:
         self.stop = False
         self.lat = None
         self.lock = threading.Lock()
+        self.rss_idle = resident() if a.memory else None
+        self.rss_held = None
 
     def record(self, t0, status, length, error):
         good = error is None and status == 200 and length == self.a.expect_bytes
@@ -80,6 +101,9 @@ class Load:
             err_total += self.err - err0
             rps.append((self.ok - ok0) / dt)
         self.cpu = time.process_time() - cpu0
+        if a.memory:
+            # After the timed batches, with every lane's request still in flight.
+            self.rss_held = resident() - self.rss_idle
         self.rps, self.ok_total, self.err_total = rps, ok_total, err_total
         self.stop = True
 
@@ -162,7 +186,7 @@ def thread_level(a, conc, warm):
 
 def level(a, conc, warm):
     load = thread_level(a, conc, warm) if a.client == "requests" else asyncio.run(async_level(a, conc, warm))
-    return load.rps, load.ok_total, load.err_total, load.err, load.first, load.cpu, sorted(load.lat)
+    return load.rps, load.ok_total, load.err_total, load.err, load.first, load.cpu, sorted(load.lat), load.rss_held
 
 
 def main():
@@ -177,14 +201,15 @@ def main():
     p.add_argument("--duration", type=float, default=5)
     p.add_argument("--batches", type=int, default=5)
     p.add_argument("--stats-url", default=None)
+    p.add_argument("--memory", action="store_true", help="report the resident set's growth per level")
     a = p.parse_args()
     first = True
     for conc in [int(x) for x in a.levels.split(",")]:
         before = stats_accepted(a.stats_url)
         try:
-            rps, ok, err_timed, err_all, first_err, cpu, lat = level(a, conc, a.warmup if first else a.rewarm)
+            rps, ok, err_timed, err_all, first_err, cpu, lat, held = level(a, conc, a.warmup if first else a.rewarm)
         except Exception as e:  # noqa: BLE001
-            rps, ok, err_timed, err_all, first_err, cpu, lat = [], 0, 0, 0, "%s: %s" % (type(e).__name__, e), 0, []
+            rps, ok, err_timed, err_all, first_err, cpu, lat, held = [], 0, 0, 0, "%s: %s" % (type(e).__name__, e), 0, [], None
         first = False
         after = stats_accepted(a.stats_url)
         conns = after - before - 1 if before >= 0 and after >= 0 else None
@@ -205,6 +230,8 @@ def main():
                     "errors": err_all, "cpuUsPerRequest": cpu * 1e6 / (ok + err_timed),
                     "p50Ms": p50 * 1000 if p50 is not None else None,
                     "p99Ms": p99 * 1000 if p99 is not None else None, "connections": conns}
+            if held is not None:
+                cell["memory"] = {"inFlight": conc, "heapBytes": -1, "directBytes": -1, "rssBytes": held}
         print("RESULT " + json.dumps(cell), flush=True)
 
 

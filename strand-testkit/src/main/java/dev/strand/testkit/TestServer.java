@@ -91,7 +91,8 @@ public final class TestServer implements AutoCloseable {
             this.serverChannel = new ServerBootstrap()
                     .group(group)
                     .channel(channelType)
-                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    // A load of thousands of connections opens them at once; the kernel caps this at somaxconn.
+                    .option(ChannelOption.SO_BACKLOG, 4096)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     // Room for a couple of 64 KiB stream pieces in flight before backpressure kicks in.
