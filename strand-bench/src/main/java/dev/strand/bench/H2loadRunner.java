@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  */
 final class H2loadRunner {
 
-  static final String SETUP = "h2load -c1 -mN -Ds (one connection, N concurrent streams; h2 by ALPN over TLS, "
+  static final String SETUP = "h2load -c1 -mN -Ds (one connection, N concurrent streams, or N/1000 connections "
+      + "beyond the server's 1000 streams; --warm-up-time of two answers' delay on /delay; h2 by ALPN over TLS, "
       + "prior knowledge for h2c; no body checks, no certificate verification; one process per batch; "
       + "no percentiles)";
 
@@ -43,8 +44,16 @@ final class H2loadRunner {
 
   static Run run(URI url, int concurrency, Duration d) throws Exception {
     long secs = Math.max(1, Math.round(d.toMillis() / 1000.0));
-    String cmd = "h2load -c1 -m" + concurrency + " -D" + secs + " '" + url + "'; times";
-    Children.Outcome o = Children.run(List.of("bash", "-c", cmd), d.plusSeconds(60), s -> { }, null);
+    // More streams than one connection may carry go over as many connections as they need, as every client's.
+    int connections = (concurrency + ServerMain.MAX_STREAMS - 1) / ServerMain.MAX_STREAMS;
+    int streams = (concurrency + connections - 1) / connections;
+    // Each batch is a fresh process: on a slow server its streams first need one answer's time to fill the
+    // pipe, which h2load spends warming up rather than in the timed window.
+    double delay = Results.delaySeconds(url.getPath());
+    String warmUp = delay > 0 ? " --warm-up-time=" + (long) Math.ceil(2 * delay) : "";
+    String cmd = "h2load -c" + connections + " -m" + streams + " -D" + secs + warmUp + " '" + url + "'; times";
+    Children.Outcome o = Children.run(List.of("bash", "-c", cmd), d.plusSeconds(60 + (long) (2 * delay)), s -> { },
+        null);
     String text = String.join("\n", o.stdout());
     if (o.exitCode() != 0 || !FINISHED.matcher(text).find()) {
       throw new IllegalStateException("h2load failed: " + o.describeFailure() + " "

@@ -27,6 +27,8 @@ final class OriginPool<C extends PooledConnection> {
   // connection's capacity once one is up. So a burst to an HTTP/2 origin waits for one connection
   // instead of opening one per request.
   private int assumedCapacity;
+  // Whether assumedCapacity came from a connection that is up, not from the connector's guess.
+  private boolean capacityLearned;
 
   OriginPool(Origin origin, ConnectionPool<C> owner) {
     this.origin = origin;
@@ -47,7 +49,16 @@ final class OriginPool<C extends PooledConnection> {
 
   /** Whether waiters outnumber what the connections being opened will carry, and the per-host cap allows one more. */
   private boolean needsConnect() {
-    return (long) connecting * assumedCapacity < pending && open < owner.maxPerHost();
+    if (open >= owner.maxPerHost()) {
+      return false;
+    }
+    if (!capacityLearned && assumedCapacity > 1) {
+      // Until a multiplexing server says how many streams it allows, one connection at a time (as Go's and
+      // OkHttp's HTTP/2 pools do): guessing 100 opened a thousand connections for a burst of 100,000 calls to
+      // a server allowing 1,000 streams on each. Its SETTINGS come one round trip after it is up.
+      return connecting == 0 && pending > 0;
+    }
+    return (long) connecting * assumedCapacity < pending;
   }
 
   /**
@@ -189,6 +200,7 @@ final class OriginPool<C extends PooledConnection> {
       connecting--;
       c.pool = this;
       assumedCapacity = Math.max(1, c.capacity());
+      capacityLearned = true;
       if (owner.isClosed() || !c.isOpen()) {
         close = true;
       } else {

@@ -89,6 +89,17 @@ class MultiplexedPoolTest {
   }
 
   @Test
+  void aBurstBeyondTheGuessOpensOneConnectionThenWhatTheServerAllows() {
+    H2Connector connector = new H2Connector(100);
+    ConnectionPool<FakeConnection> pool = new ConnectionPool<>(Limits.ofConnections(50), connector, () -> now);
+    List<FakeWaiter> burst = acquire(pool, 2_500, "w");
+    assertEquals(1, connector.connects.size(), "before any server said how many streams it allows, one connect");
+    pool.connected(A, new FakeConnection("h2", 1_000)); // its SETTINGS allow 1,000 streams
+    assertEquals(1_000, burst.stream().filter(w -> w.connection != null).count());
+    assertEquals(3, connector.connects.size(), "the 1,500 left need two more connections of 1,000, not fifteen of 100");
+  }
+
+  @Test
   void whenTheConnectionCarriesLessThanAssumedTheOthersConnect() {
     H2Connector connector = new H2Connector(100);
     ConnectionPool<FakeConnection> pool = new ConnectionPool<>(Limits.ofConnections(10), connector, () -> now);
