@@ -57,6 +57,23 @@ class Http3FailuresTest {
   }
 
   @Test
+  void closingTheClientFailsACallInFlight() throws Exception {
+    try (Http3TestServer server = Http3Fixture.server(100)) {
+      Client client = Http3Fixture.client(VersionPolicy.HTTP_3_ONLY);
+      CompletableFuture<Response> inFlight = client.async().send(Request.get(server.url("/delay/60000")));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (client.stats().inUse() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertEquals(1, client.stats().inUse(), "the call is on its QUIC stream");
+      client.close();
+      // Its QUIC channel is closed while the event loops still run, so the call hears of it and does not wait on.
+      CompletionException e = assertThrows(CompletionException.class, () -> inFlight.orTimeout(10, TimeUnit.SECONDS).join());
+      assertInstanceOf(TransportException.class, e.getCause(), () -> String.valueOf(e.getCause()));
+    }
+  }
+
+  @Test
   void untrustedCertificateIsATlsException() {
     TestPki pki = TestPki.shared();
     try (Http3TestServer server = Http3TestServer.start(pki.selfSigned().cert(), pki.selfSigned().key(), 100);

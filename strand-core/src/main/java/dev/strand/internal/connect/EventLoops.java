@@ -124,7 +124,7 @@ public final class EventLoops {
   }
 
   /** Keeps {@code ch} in view until it closes, so that {@link #shutdown} closes it first. */
-  void opened(Channel ch) {
+  public void opened(Channel ch) {
     if (open.add(ch)) {
       ch.closeFuture().addListener(f -> open.remove(ch));
     }

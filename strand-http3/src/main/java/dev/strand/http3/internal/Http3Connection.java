@@ -121,6 +121,8 @@ final class Http3Connection extends NettyConnection {
                 + ":" + quic.port() + ": " + bound.cause() + QuicConnector.suffix(request), request, bound.cause()));
             return;
           }
+          // Closed before the loops stop, as every other channel of the engine, so no call waits on a dead loop.
+          engine.loops().opened(bound.channel());
           Http3Connection c = new Http3Connection(engine, quic, bound.channel());
           self[0] = c;
           c.handshake(address, limit, request);
@@ -161,6 +163,7 @@ final class Http3Connection extends NettyConnection {
     }
     announced = true;
     channel = ch;
+    engine.loops().opened(ch);
     if (connectTimer != null) {
       connectTimer.cancel(false);
     }
