@@ -43,6 +43,19 @@ final class H2loadRunner {
   }
 
   static Run run(URI url, int concurrency, Duration d) throws Exception {
+    double delay = Results.delaySeconds(url.getPath());
+    Children.Outcome o = Children.run(List.of("bash", "-c", command(url, concurrency, d) + "; times"),
+        d.plusSeconds(60 + (long) (2 * delay)), s -> { }, null);
+    String text = String.join("\n", o.stdout());
+    if (o.exitCode() != 0 || !FINISHED.matcher(text).find()) {
+      throw new IllegalStateException("h2load failed: " + o.describeFailure() + " "
+          + text.lines().filter(l -> !l.isBlank()).findFirst().orElse(""));
+    }
+    return parse(text);
+  }
+
+  /** The h2load command line for one batch of {@code d} at {@code concurrency} streams. */
+  static String command(URI url, int concurrency, Duration d) {
     long secs = Math.max(1, Math.round(d.toMillis() / 1000.0));
     // More streams than one connection may carry go over as many connections as they need, as every client's.
     int connections = (concurrency + ServerMain.MAX_STREAMS - 1) / ServerMain.MAX_STREAMS;
@@ -51,15 +64,7 @@ final class H2loadRunner {
     // pipe, which h2load spends warming up rather than in the timed window.
     double delay = Results.delaySeconds(url.getPath());
     String warmUp = delay > 0 ? " --warm-up-time=" + (long) Math.ceil(2 * delay) : "";
-    String cmd = "h2load -c" + connections + " -m" + streams + " -D" + secs + warmUp + " '" + url + "'; times";
-    Children.Outcome o = Children.run(List.of("bash", "-c", cmd), d.plusSeconds(60 + (long) (2 * delay)), s -> { },
-        null);
-    String text = String.join("\n", o.stdout());
-    if (o.exitCode() != 0 || !FINISHED.matcher(text).find()) {
-      throw new IllegalStateException("h2load failed: " + o.describeFailure() + " "
-          + text.lines().filter(l -> !l.isBlank()).findFirst().orElse(""));
-    }
-    return parse(text);
+    return "h2load -c" + connections + " -m" + streams + " -D" + secs + warmUp + " '" + url + "'";
   }
 
   /** Parses h2load's summary followed by bash's {@code times} output. */

@@ -1,6 +1,7 @@
 package dev.strand.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -35,15 +36,18 @@ class ReferenceRunnersTest {
     try (TestServer server = TestServer.builder().host("127.0.0.1").port(0).build()) {
       URI base = server.baseUri();
       List<Cell> cells = python.run(base.resolve("/small"), "/small", List.of(2), Payloads.SMALL.length,
-          Duration.ofMillis(300), Duration.ofMillis(100), Duration.ofMillis(300), 2, base, s -> { }, null);
+          Duration.ofMillis(300), Duration.ofMillis(100), Duration.ofMillis(300), 2, true, base, s -> { }, null);
       assertEquals(1, cells.size());
       Cell c = cells.getFirst();
       assertEquals("ok", c.status(), String.valueOf(c));
+      assertEquals(2, c.memory().inFlight(), "memory is per level's requests in flight");
+      assertEquals(-1, c.memory().heapBytes(), "a Python process has a resident set, not a JVM heap");
+      assertNull(c.memory().liveBytesPerRequest());
       assertEquals(2, c.batchRps().size());
       assertTrue(c.connections() != null && c.connections() <= 2, "connections " + c.connections());
 
       List<Cell> wrong = python.run(base.resolve("/small"), "/small", List.of(1), 1,
-          Duration.ofMillis(200), Duration.ofMillis(100), Duration.ofMillis(200), 1, null, s -> { }, null);
+          Duration.ofMillis(200), Duration.ofMillis(100), Duration.ofMillis(200), 1, false, null, s -> { }, null);
       assertEquals("failed", wrong.getFirst().status());
       assertTrue(wrong.getFirst().error().contains("body length"), wrong.getFirst().error());
     }

@@ -135,6 +135,40 @@ class ReportTest {
   }
 
   @Test
+  void atScaleTheRateIsJudgedAgainstTheIdealAndMemoryAgainstTheMostFrugalPeer(@TempDir Path dir) throws Exception {
+    String h2c = "h2c:/delay/5000";
+    List<Cell> cells = List.of(
+        ok("strand", "java", h2c, 100_000, 19_000, 40, 100).withMemory(new Memory(100_000, 200_000_000, 10_000_000,
+            900_000_000)),
+        ok("vertx", "java", h2c, 100_000, 12_000, 60, 100).withMemory(new Memory(100_000, 150_000_000, 0,
+            800_000_000)),
+        ok("jetty", "java", h2c, 100_000, 9_000, 80, 100).withMemory(new Memory(100_000, 400_000_000, 0,
+            1_000_000_000)),
+        ok("aiohttp", "reference", "/delay/1000", 30_000, 20_000, 80, 30_000)
+            .withMemory(new Memory(30_000, -1, -1, 300_000_000)),
+        ok("strand", "java", "/delay/1000", 30_000, 26_000, 30, 30_000));
+    Results.Meta meta = meta("scale", List.of(h2c, "/delay/1000"), List.of(30_000, 100_000),
+        List.of("strand", "vertx", "jetty", "aiohttp"), List.of());
+    Results partial = new Results(meta, cells, List.of(), List.of(), Map.of());
+    Map<String, Targets.Verdict> v = new java.util.HashMap<>();
+    for (Targets.Verdict t : Targets.evaluate(partial)) {
+      v.put(t.target(), t);
+    }
+    Targets.Verdict rate = v.get("strand ≥ 0.9× ideal on /delay beyond 500 in flight");
+    assertEquals("NOT MET", rate.verdict(), "26,000 of an ideal 30,000 is 0.87×");
+    assertTrue(rate.detail().contains("h2c:/delay/5000 c=100000 0.95×"), rate.detail());
+    assertTrue(rate.detail().contains("/delay/1000 c=30000 0.87×"), rate.detail());
+    Targets.Verdict memory = v.get(
+        "strand's heap + direct memory per request in flight ≤ the most frugal Java peer's, beyond 500");
+    assertEquals("NOT MET", memory.verdict(), "2,100 bytes per stream against Vert.x's 1,500");
+    assertTrue(memory.detail().contains("vertx 1.5 KiB"), memory.detail());
+
+    String md = Report.write(new Results(meta, cells, List.of(), Targets.evaluate(partial), Map.of()), dir);
+    assertTrue(md.contains("| strand | 100000 | 1.95 | 0.10 | 2.05 | 8.79 | 0.95× |"), md);
+    assertTrue(md.contains("| aiohttp | 30000 | — | — | — | 9.77 | 0.67× |"), "a Python client has only its resident set");
+  }
+
+  @Test
   void http3IsJudgedAgainstJettyAndStrandsOwnHttp2() {
     List<Cell> cells = List.of(
         ok("strand", "java", "h3", 1, 9_000, 80, 1),

@@ -45,6 +45,17 @@ class ScenarioTest {
   }
 
   @Test
+  void h2loadSpreadsStreamsBeyondOneConnectionsLimitAndWarmsUpOnASlowServer() {
+    java.net.URI small = java.net.URI.create("http://127.0.0.1:1/small");
+    assertEquals("h2load -c1 -m100 -D2 'http://127.0.0.1:1/small'",
+        H2loadRunner.command(small, 100, java.time.Duration.ofSeconds(2)));
+    java.net.URI slow = java.net.URI.create("http://127.0.0.1:1/delay/5000");
+    assertEquals("h2load -c100 -m1000 -D5 --warm-up-time=10 'http://127.0.0.1:1/delay/5000'",
+        H2loadRunner.command(slow, 100_000, java.time.Duration.ofSeconds(5)));
+    assertEquals(5.0, Results.delaySeconds("h2c:/delay/5000"), "a NAME:PATH scenario's delay is its path's");
+  }
+
+  @Test
   void h2loadSummaryIsParsed() {
     String text = """
         starting benchmark...
