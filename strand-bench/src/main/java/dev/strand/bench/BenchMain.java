@@ -298,10 +298,11 @@ public final class BenchMain implements Callable<Integer> {
     try {
       URI base = server;
       String serverDesc = "external " + server;
+      boolean tlsServers = scenarios.stream().anyMatch(x -> Scenario.of(x).needsTlsServers());
+      Path tlsDir = tlsServers ? dir.resolve("pki").toAbsolutePath() : null;
       if (server == null) {
         progress.update("starting the testkit server");
-        boolean tlsServers = scenarios.stream().anyMatch(x -> Scenario.of(x).needsTlsServers());
-        embedded = ServerProcess.start(serverThreads, tlsServers ? dir.resolve("pki").toAbsolutePath() : null);
+        embedded = ServerProcess.start(serverThreads, tlsDir);
         base = embedded.baseUri();
         serverDesc = describe(embedded, tlsServers);
         if (tlsServers) {
@@ -320,8 +321,12 @@ public final class BenchMain implements Callable<Integer> {
             + (int) defaultsWatchdog + " s)");
         defaultsRows = defaultsReport(runClients, base, logs);
       }
-      Servers servers = new Servers(base, statsBase, embedded, links);
-      List<List<Cell>> runs = measure(servers, runClients, progress, logs);
+      if (scale && embedded != null) {
+        notes.add("Every client met a fresh server process: at this scale one client's failure (a storm of "
+            + "connections, a process out of threads) can leave the server unable to serve the next.");
+      }
+      servers = new Servers(base, statsBase, embedded, tlsDir, links);
+      List<List<Cell>> runs = measure(runClients, progress, logs);
       progress.done();
       List<Cell> cells = repeat == 1 ? runs.get(0) : Repeats.combine(runs);
 
@@ -345,11 +350,25 @@ public final class BenchMain implements Callable<Integer> {
       if (embedded != null) {
         embedded.close();
       }
+      if (servers != null && servers.embedded() != embedded) { // a fresh one the run started, see measure
+        servers.embedded().close();
+      }
     }
   }
 
   /** What a run's cells are measured against: the server (or the external one), its /stats, and the links. */
-  private record Servers(URI base, URI statsBase, ServerProcess embedded, ShapedLinks links) {
+  private record Servers(URI base, URI statsBase, ServerProcess embedded, Path tlsDir, ShapedLinks links) {
+    /** The same servers with the embedded one replaced by a fresh process; this one's is stopped. */
+    Servers restarted(int ioThreads) throws java.io.IOException {
+      embedded.close();
+      ServerProcess fresh = ServerProcess.start(ioThreads, tlsDir);
+      if (tlsDir != null) {
+        ServerStats.trust(fresh.ca());
+      }
+      URI freshBase = fresh.baseUri();
+      return new Servers(freshBase, statsBase == null ? null : freshBase, fresh, tlsDir, links);
+    }
+
     /** Where {@code sc} is reached by the clients (through a link, if any), or null when nothing serves it. */
     URI on(Scenario sc) {
       return links.through(direct(sc), sc.wire());
@@ -454,8 +473,10 @@ public final class BenchMain implements Callable<Integer> {
     return levelsFor.getOrDefault(scenario, concurrency);
   }
 
-  private List<List<Cell>> measure(Servers servers, List<String> runClients, Progress progress, Path logs)
-      throws Exception {
+  /** What the cells are measured against; replaced when the scale preset gives each client a fresh server. */
+  private Servers servers;
+
+  private List<List<Cell>> measure(List<String> runClients, Progress progress, Path logs) throws Exception {
     Map<String, Integer> expected = new LinkedHashMap<>();
     for (String scenario : scenarios) {
       // Same endpoint, same bytes on every server: probe the cleartext one (Caddy's /small.json is /small).
@@ -471,30 +492,23 @@ public final class BenchMain implements Callable<Integer> {
     for (String scenario : scenarios) {
       Scenario sc = Scenario.of(scenario);
       URI on = servers.on(sc);
-      planned += on != null && servers.embedded() != null && !sc.onCaddy() ? warmupFor(sc) : 0;
+      planned += warmsServer(sc, on) ? warmupFor(sc) : 0;
       for (String client : runClients) {
         planned += repeat * plannedSeconds(client, sc, on == null ? null : on.resolve(sc.path()));
       }
     }
     progress.plan(planned);
     int step = 0;
+    boolean firstCell = true;
     for (String scenario : scenarios) {
       Scenario sc = Scenario.of(scenario);
-      URI direct = servers.direct(sc);
-      URI on = servers.on(sc);
-      URI url = on == null ? null : on.resolve(sc.path());
-      URI scenarioStats = on == null ? null : direct.equals(servers.base()) ? servers.statsBase()
-          : ServerStats.accepted(direct) >= 0 ? direct : null;
       int expect = expected.get(scenario);
-      ServerProcess embedded = servers.embedded();
-      Path scenarioCa = sc.onCaddy() ? (url == null ? null : Path.of(System.getenv("STRAND_TLS_CA")))
-          : embedded == null ? null : embedded.ca();
-      if (url != null && embedded != null && !sc.onCaddy()) {
+      Target target = target(sc, expect);
+      if (warmsServer(sc, target.url())) {
         // Straight to the server, not through a shaped link: it is the server's JIT that warms up.
-        warmServer(direct.resolve(sc.path()), sc, scenarioCa, expect, progress);
+        warmServer(servers.direct(sc).resolve(sc.path()), sc, target.ca(), expect, progress);
         progress.advance(warmupFor(sc));
       }
-      Target target = new Target(sc, url, expect, scenarioStats, scenarioCa);
       for (int r = 0; r < repeat; r++) {
         String logSuffix = repeat == 1 ? "" : "-run" + (r + 1);
         for (String client : r % 2 == 0 ? runClients : runClients.reversed()) {
@@ -503,16 +517,43 @@ public final class BenchMain implements Callable<Integer> {
           }
           step++;
           progress.step("[" + step + "/" + steps + "]");
+          if (scale && servers.embedded() != null && !firstCell) {
+            progress.update("starting a fresh testkit server");
+            servers = servers.restarted(serverThreads);
+            target = target(sc, expect);
+          }
+          firstCell = false;
           runs.get(r).addAll(cells(client, target, progress, logs, logSuffix));
-          progress.advance(plannedSeconds(client, sc, url)); // steps skipped above had none planned
+          progress.advance(plannedSeconds(client, sc, target.url())); // steps skipped above had none planned
         }
       }
     }
     return runs;
   }
 
+  /**
+   * Whether the embedded server is warmed up alone before {@code sc}'s first client. Not at scale, where every
+   * client meets a fresh server and its own long warm-up warms the server as well.
+   */
+  private boolean warmsServer(Scenario sc, URI url) {
+    return url != null && servers.embedded() != null && !sc.onCaddy() && !scale;
+  }
+
   /** One scenario as the clients reach it: its URL (null when nothing serves it), body length, /stats and CA. */
   private record Target(Scenario sc, URI url, int expect, URI stats, Path ca) {}
+
+  /** {@code sc} on the current {@link #servers}. */
+  private Target target(Scenario sc, int expect) {
+    URI direct = servers.direct(sc);
+    URI on = servers.on(sc);
+    URI url = on == null ? null : on.resolve(sc.path());
+    URI stats = on == null ? null : direct.equals(servers.base()) ? servers.statsBase()
+        : ServerStats.accepted(direct) >= 0 ? direct : null;
+    ServerProcess embedded = servers.embedded();
+    Path ca = sc.onCaddy() ? (url == null ? null : Path.of(System.getenv("STRAND_TLS_CA")))
+        : embedded == null ? null : embedded.ca();
+    return new Target(sc, url, expect, stats, ca);
+  }
 
   /** {@code client}'s cells on {@code t}, one per level: measured, or why not. */
   private List<Cell> cells(String client, Target t, Progress progress, Path logs, String logSuffix) {
