@@ -3,16 +3,13 @@ package dev.strand.fuzz;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.Http2ChannelDuplexHandler;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
-import io.netty.handler.codec.http2.Http2MultiplexHandler;
-import io.netty.handler.codec.http2.Http2StreamChannel;
-import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.util.ReferenceCountUtil;
@@ -33,10 +30,9 @@ class Http2FramesFuzzTest {
         .gracefulShutdownTimeoutMillis(0)
         .build();
     Frames frames = new Frames();
-    EmbeddedChannel ch = new EmbeddedChannel(codec, new Http2MultiplexHandler(frames), frames);
-    Http2StreamChannel stream = new Http2StreamChannelBootstrap(ch).handler(frames).open().syncUninterruptibly().getNow();
-    stream.writeAndFlush(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().method("GET").scheme("https")
-        .authority("example.test").path("/"), true));
+    EmbeddedChannel ch = new EmbeddedChannel(codec, frames);
+    ch.writeAndFlush(new DefaultHttp2HeadersFrame(new DefaultHttp2Headers().method("GET").scheme("https")
+        .authority("example.test").path("/"), true).stream(frames.newStream()));
     ch.runPendingTasks();
     for (byte[] piece : Fuzzing.pieces(wire)) {
       if (!ch.isOpen()) {
@@ -52,9 +48,11 @@ class Http2FramesFuzzTest {
     }
   }
 
-  /** On the connection and its streams, takes the frames (as Http2StreamHandler would) and notes an exception that is not Netty's HTTP/2 error. */
-  @io.netty.channel.ChannelHandler.Sharable
-  private static final class Frames extends ChannelInboundHandlerAdapter {
+  /**
+   * After the codec, as Http2Connection's own handler: takes every frame, of the connection and of its streams,
+   * and notes an exception that is not Netty's HTTP/2 error.
+   */
+  private static final class Frames extends Http2ChannelDuplexHandler {
     Throwable failure;
 
     @Override

@@ -6,31 +6,23 @@ import dev.strand.ProtocolException;
 import dev.strand.Request;
 import dev.strand.Version;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import java.util.Map;
 import javax.net.ssl.SSLSession;
 
 /**
  * The part of an exchange's framing that HTTP/2 and HTTP/3 share: one exchange on one stream of a
- * multiplexed connection, a handler at the end of the stream's pipeline. The response arrives as
- * HEADERS frames (an interim head, the final head, then perhaps trailers) and DATA frames, read with
- * auto-read off so that a consumer that falls behind closes the stream's flow-control window without
- * holding up the connection's other streams. Subclasses write the request and read the protocol's own
- * signals (ends of stream, resets, GOAWAY).
- *
- * @param <C> the stream's channel type
+ * multiplexed connection. The response arrives as HEADERS frames (an interim head, the final head,
+ * then perhaps trailers) and DATA frames; a consumer that falls behind stops {@link #read}, which
+ * closes the stream's flow-control window without holding up the connection's other streams.
+ * Subclasses write the request, deliver the frames, and read the protocol's own signals (ends of
+ * stream, resets, GOAWAY).
  */
-public abstract class StreamExchange<C extends Channel> extends ChannelInboundHandlerAdapter
-    implements ExchangeDriver.Framing {
+public abstract class StreamExchange implements ExchangeDriver.Framing {
   protected final ExchangeDriver driver;
   private final Version version;
   private final EventLoop loop;
   private final DeadlineTimer timer;
-  /** The stream, once opened. Event-loop confined. */
-  protected C stream;
 
   /**
    * @param loop the connection's event loop
@@ -45,16 +37,6 @@ public abstract class StreamExchange<C extends Channel> extends ChannelInboundHa
 
   public boolean isDone() {
     return driver.isDone();
-  }
-
-  /** The stream opened for this exchange: false (and the stream closed) if the exchange ended meanwhile. */
-  protected final boolean opened(C ch) {
-    stream = ch;
-    if (driver.isDone()) {
-      ch.close();
-      return false;
-    }
-    return true;
   }
 
   /** The stream could not be opened, or its HEADERS never left: nothing reached the server. */
@@ -85,11 +67,6 @@ public abstract class StreamExchange<C extends Channel> extends ChannelInboundHa
   }
 
   @Override
-  public Channel channel() {
-    return stream;
-  }
-
-  @Override
   public EventLoop eventLoop() {
     return loop;
   }
@@ -99,13 +76,8 @@ public abstract class StreamExchange<C extends Channel> extends ChannelInboundHa
     return timer;
   }
 
-  @Override
-  public void read() {
-    stream.read();
-  }
-
-  @Override
-  public void channelReadComplete(ChannelHandlerContext ctx) {
+  /** The end of a read from the connection that brought this stream frames. */
+  public final void readComplete() {
     driver.readComplete();
   }
 

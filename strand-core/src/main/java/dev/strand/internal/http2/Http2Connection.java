@@ -16,37 +16,50 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.DefaultHttp2GoAwayFrame;
 import io.netty.handler.codec.http2.DefaultHttp2PingFrame;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.DefaultHttp2SettingsFrame;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2ChannelDuplexHandler;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2FrameStream;
+import io.netty.handler.codec.http2.Http2FrameStreamEvent;
+import io.netty.handler.codec.http2.Http2FrameStreamException;
 import io.netty.handler.codec.http2.Http2GoAwayFrame;
-import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2PingFrame;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2SettingsFrame;
-import io.netty.handler.codec.http2.Http2StreamChannel;
-import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.codec.http2.Http2StreamFrame;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLSession;
 
 /**
  * One HTTP/2 connection carrying up to the server's SETTINGS_MAX_CONCURRENT_STREAMS exchanges at
- * once, each on its own child stream ({@link Http2StreamHandler}). Its pool capacity is that limit;
- * it reaches the pool only after the server's first SETTINGS, so the capacity is never a guess.
+ * once, each on a stream of Netty's frame codec ({@link Http2StreamExchange}). Its pool capacity is
+ * that limit; it reaches the pool only after the server's first SETTINGS, so the capacity is never a
+ * guess.
+ *
+ * <p>Streams are not channels: the connection's last handler routes each stream frame to its
+ * exchange by the codec's stream object, and tells each exchange that had frames in a read when the
+ * read ends, so a read of many streams' frames costs one pass of the pipeline, not one per stream.
  *
  * <p>After a GOAWAY (or when the pool closes it) the connection takes no new streams and closes
  * once its active streams are done; streams the server did not process are sent again elsewhere.
@@ -80,13 +93,18 @@ public final class Http2Connection extends NettyConnection {
   final Channel channel;
   private final ConnectionPool<NettyConnection> pool;
   final Origin origin;
-  private final Http2StreamChannelBootstrap bootstrap;
   final SSLSession sslSession;
   private volatile int capacity = 1;
   private volatile boolean goingAway;
 
   // Event-loop confined.
-  private final Map<Exchange, Http2StreamHandler> streams = new HashMap<>();
+  private final Map<Exchange, Http2StreamExchange> streams = new HashMap<>();
+  /** The started ones by their codec stream (which has no equals of its own: identity). */
+  private final Map<Http2FrameStream, Http2StreamExchange> byStream = new IdentityHashMap<>();
+  /** Exchanges that had frames in the read going on: each hears of the read's end once. */
+  private final List<Http2StreamExchange> touched = new ArrayList<>();
+  private final Handler handler = new Handler();
+  private Http2FrameCodec codec;
   private boolean announced;
   private boolean closeWhenIdle;
   private boolean pingOutstanding;
@@ -100,7 +118,6 @@ public final class Http2Connection extends NettyConnection {
     this.channel = channel;
     this.pool = pool;
     this.origin = origin;
-    this.bootstrap = new Http2StreamChannelBootstrap(channel);
     this.sslSession = tlsSession(channel); // installed after the TLS handshake (ALPN), if any
     this.timer = new DeadlineTimer(channel.eventLoop(), this::expireStreams);
   }
@@ -117,6 +134,7 @@ public final class Http2Connection extends NettyConnection {
         .gracefulShutdownTimeoutMillis(0)
         .build();
     codec.connection().addListener(c.new ConnectionErrors());
+    c.codec = codec;
     long pingMillis = Math.max(1, PING_IDLE.toMillis());
     ch.pipeline()
         // Each stream flushes its HEADERS; one write to the socket per event-loop turn carries them all.
@@ -125,8 +143,7 @@ public final class Http2Connection extends NettyConnection {
         .addLast("h2-idle", new IdleStateHandler(pingMillis, 0, 0, TimeUnit.MILLISECONDS))
         .addLast("h2-bdp", c.new RoundTripSampler())
         .addLast("h2", codec)
-        .addLast("h2-mux", new Http2MultiplexHandler(c.new ServerOpenedStream()))
-        .addLast("strand-h2", c.new Handler());
+        .addLast("strand-h2", c.handler);
     ch.writeAndFlush(new DefaultHttp2WindowUpdateFrame(CONNECTION_WINDOW - 65_535));
     ch.config().setAutoRead(true); // streams apply backpressure through flow control, not the socket
     if (connectLimit != null) {
@@ -189,33 +206,61 @@ public final class Http2Connection extends NettyConnection {
       }
       return;
     }
-    Http2StreamHandler h = new Http2StreamHandler(this, x);
+    Http2StreamExchange h = new Http2StreamExchange(this, x);
     streams.put(x, h);
-    // Opened in a later task: a hand-off arrives while the finished stream is still counted active
+    // Started in a later task: a hand-off arrives while the finished stream is still counted active
     // by the codec, and a HEADERS frame now would exceed the server's stream limit.
-    channel.eventLoop().execute(() -> bootstrap.open().addListener((Future<Http2StreamChannel> f) -> {
-      if (f.isSuccess()) {
-        h.start(f.getNow());
-      } else {
-        h.failUnstarted(f.cause());
-      }
-    }));
+    channel.eventLoop().execute(() -> h.start(handler.newStream()));
   }
 
   @Override
   public void abort(Exchange x) {
     channel.eventLoop().execute(() -> {
-      Http2StreamHandler h = streams.get(x);
+      Http2StreamExchange h = streams.get(x);
       if (h != null) {
         h.abort();
       }
     });
   }
 
-  /** The stream of {@code x} is over: its slot goes back to the pool (event loop). */
-  void streamDone(Exchange x, boolean connectionOk) {
-    if (streams.remove(x) == null) {
+  /** {@code h} is about to write its HEADERS: from now on the frames of its stream are its own. */
+  void opened(Http2StreamExchange h) {
+    byStream.put(h.stream(), h);
+  }
+
+  /** Gives {@code bytes} of {@code stream}'s DATA back to the server's windows; flushed at the read's end. */
+  void consumed(Http2FrameStream stream, int bytes) {
+    channel.write(new DefaultHttp2WindowUpdateFrame(bytes).stream(stream));
+    if (!handler.reading) {
+      channel.flush();
+    }
+  }
+
+  /** Resets {@code stream} if it is open (not before its HEADERS left, nor after it closed). */
+  void reset(Http2FrameStream stream, Http2Error error) {
+    Http2Stream.State state = stream.state();
+    if (state != Http2Stream.State.IDLE && state != Http2Stream.State.CLOSED && channel.isActive()) {
+      channel.writeAndFlush(new DefaultHttp2ResetFrame(error).stream(stream));
+    }
+  }
+
+  /** Whether the server's GOAWAY says {@code stream} was never processed. */
+  boolean aboveGoAway(Http2FrameStream stream) {
+    if (stream == null) {
+      return false;
+    }
+    var c = codec.connection();
+    int id = stream.id();
+    return c.goAwayReceived() && (id < 0 || id > c.local().lastStreamKnownByPeer());
+  }
+
+  /** The stream of {@code h} is over: its slot goes back to the pool (event loop). */
+  void streamDone(Http2StreamExchange h, boolean connectionOk) {
+    if (streams.remove(h.exchange()) == null) {
       return;
+    }
+    if (h.stream() != null) {
+      byStream.remove(h.stream());
     }
     pool.release(this, connectionOk && isOpen());
     if (streams.isEmpty() && (closeWhenIdle || (goingAway && channel.isActive()))) {
@@ -227,7 +272,7 @@ public final class Http2Connection extends NettyConnection {
   private long expireStreams(long now) {
     long next = DeadlineTimer.NONE;
     // A copy: a stream that fails leaves the map. Made once per timeout period, not per request.
-    for (Http2StreamHandler h : streams.values().toArray(new Http2StreamHandler[0])) {
+    for (Http2StreamExchange h : streams.values().toArray(new Http2StreamExchange[0])) {
       long due = h.expire(now);
       if (due != DeadlineTimer.NONE && (next == DeadlineTimer.NONE || due - next < 0)) {
         next = due;
@@ -277,13 +322,19 @@ public final class Http2Connection extends NettyConnection {
     channel.flush();
   }
 
-  /** The last handler of the connection's pipeline: connection-level frames and events. */
-  private final class Handler extends ChannelInboundHandlerAdapter {
+  /** The last handler of the connection's pipeline: the streams' frames to their exchanges, and the connection's own. */
+  private final class Handler extends Http2ChannelDuplexHandler {
+    /** Inside a read: window updates wait for its end, to go out in one flush. */
+    boolean reading;
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       try {
         pingOutstanding = false;
-        if (msg instanceof Http2PingFrame p && p.ack() && p.content() == BDP_PING) {
+        reading = true;
+        if (msg instanceof Http2StreamFrame f && f.stream() != null) {
+          streamFrame(ctx, f);
+        } else if (msg instanceof Http2PingFrame p && p.ack() && p.content() == BDP_PING) {
           sampled();
         } else if (msg instanceof Http2SettingsFrame s) {
           Long max = s.settings().maxConcurrentStreams();
@@ -296,8 +347,13 @@ public final class Http2Connection extends NettyConnection {
             pool.connected(origin, Http2Connection.this);
           }
         } else if (msg instanceof Http2GoAwayFrame g) {
-          // Streams above its last-stream-id hear of it themselves (Http2MultiplexHandler) and retry.
           goingAway = true;
+          // Streams above its last-stream-id were never processed: sent again elsewhere, whatever the error.
+          for (Http2StreamExchange h : byStream.values().toArray(new Http2StreamExchange[0])) {
+            if (h.stream().id() > g.lastStreamId()) {
+              h.unprocessed();
+            }
+          }
           if (g.errorCode() != Http2Error.NO_ERROR.code()) {
             // An error GOAWAY ends the connection: the streams it processed fail now, naming it, rather
             // than wait for answers a broken connection will not bring (or for their read timeouts).
@@ -315,8 +371,59 @@ public final class Http2Connection extends NettyConnection {
       }
     }
 
+    private void streamFrame(ChannelHandlerContext ctx, Http2StreamFrame f) {
+      Http2StreamExchange h = byStream.get(f.stream());
+      if (h != null) {
+        h.frame(f);
+        if (!h.touched) {
+          h.touched = true;
+          touched.add(h);
+        }
+      } else if (f instanceof Http2HeadersFrame && f.stream().id() % 2 == 0) {
+        serverOpened(ctx, f.stream().id());
+      } else if (f instanceof Http2DataFrame d && d.initialFlowControlledBytes() > 0) {
+        // A stream whose exchange has ended: its bytes still count against the server's windows.
+        ctx.write(new DefaultHttp2WindowUpdateFrame(d.initialFlowControlledBytes()).stream(f.stream()));
+      }
+    }
+
+    /**
+     * A stream the server opened: with push disabled it may open none (RFC 9113 sections 5.1.1 and 8.4),
+     * so a HEADERS on an even, idle stream is a connection error of type PROTOCOL_ERROR.
+     */
+    private void serverOpened(ChannelHandlerContext ctx, int id) {
+      if (connectionError == null) {
+        connectionError = new ProtocolException("HTTP/2 server sent HEADERS on stream " + id
+            + ", which it may not open (push is disabled): PROTOCOL_ERROR", null);
+      }
+      goingAway = true;
+      ctx.writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.PROTOCOL_ERROR)).addListener(f -> channel.close());
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+      reading = false;
+      if (!touched.isEmpty()) {
+        for (Http2StreamExchange h : touched) {
+          h.touched = false;
+          h.readComplete();
+        }
+        touched.clear();
+      }
+      ctx.flush();
+    }
+
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+      if (evt instanceof Http2FrameStreamEvent e) {
+        if (e.type() == Http2FrameStreamEvent.Type.State && e.stream().state() == Http2Stream.State.CLOSED) {
+          Http2StreamExchange h = byStream.remove(e.stream());
+          if (h != null) {
+            h.closed();
+          }
+        }
+        return;
+      }
       if (evt instanceof IdleStateEvent && announced && streams.isEmpty()) {
         if (pingOutstanding) {
           goingAway = true; // no frame for a whole interval after the PING: dead
@@ -333,6 +440,10 @@ public final class Http2Connection extends NettyConnection {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
       goingAway = true;
+      // The codec closed its streams already; these never got as far as a stream.
+      for (Http2StreamExchange h : streams.values().toArray(new Http2StreamExchange[0])) {
+        h.closed();
+      }
       if (!announced) {
         failSetup(connectionError != null ? connectionError : new ConnectException("connection to "
             + origin.socketHost() + ":" + origin.port() + " closed before HTTP/2 was set up", null));
@@ -343,6 +454,15 @@ public final class Http2Connection extends NettyConnection {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      if (cause instanceof Http2FrameStreamException e) {
+        Http2StreamExchange h = byStream.get(e.stream());
+        if (h != null) {
+          h.failed(e.getCause() != null ? e.getCause() : e); // which resets the stream
+        } else {
+          reset(e.stream(), Http2Error.CANCEL);
+        }
+        return; // the connection goes on
+      }
       if (connectionError == null) {
         connectionError = cause instanceof HttpException e ? e : connectionFailure(cause);
       }
@@ -363,29 +483,6 @@ public final class Http2Connection extends NettyConnection {
         connectionError = new ProtocolException("HTTP/2 connection error " + ErrorMapper.h2Error(errorCode)
             + ErrorMapper.goAwayText(debugData), null);
       }
-    }
-  }
-
-  /**
-   * A stream the server opened: with push disabled it may open none (RFC 9113 sections 5.1.1 and 8.4),
-   * so a HEADERS on an even, idle stream is a connection error of type PROTOCOL_ERROR.
-   */
-  private final class ServerOpenedStream extends ChannelInboundHandlerAdapter {
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-      int id = ((Http2StreamChannel) ctx.channel()).stream().id();
-      if (connectionError == null) {
-        connectionError = new ProtocolException("HTTP/2 server sent HEADERS on stream " + id
-            + ", which it may not open (push is disabled): PROTOCOL_ERROR", null);
-      }
-      goingAway = true;
-      ctx.close();
-      channel.writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.PROTOCOL_ERROR)).addListener(f -> channel.close());
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      ReferenceCountUtil.release(msg);
     }
   }
 

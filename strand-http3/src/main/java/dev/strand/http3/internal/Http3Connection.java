@@ -287,7 +287,7 @@ final class Http3Connection extends NettyConnection {
   }
 
   private void openStream(Http3StreamHandler h) {
-    Http3.newRequestStreamBootstrap(channel, h).option(ChannelOption.ALLOW_HALF_CLOSURE, true)
+    Http3.newRequestStreamBootstrap(channel, h.inbound()).option(ChannelOption.ALLOW_HALF_CLOSURE, true)
         .option(ChannelOption.AUTO_READ, false).create()
         .addListener((Future<QuicStreamChannel> f) -> {
           if (f.isSuccess()) {

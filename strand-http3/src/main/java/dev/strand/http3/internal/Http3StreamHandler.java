@@ -15,7 +15,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -35,29 +37,39 @@ import io.netty.util.ReferenceCountUtil;
  * The HTTP/3 framing of one exchange, on one request stream: the request as a HEADERS frame and DATA
  * frames then the stream's FIN, the response frames turned into calls on core's {@link ExchangeDriver},
  * which holds the exchange's state (phases and timeouts, the upload, delivery, failure) as it does for
- * HTTP/1.1 and HTTP/2. The stream runs with auto-read off: a consumer that falls behind stops the
- * reads, so the stream's QUIC flow-control window closes and the server waits; other streams of the
- * connection are not held up. The response ends with the server's FIN.
+ * HTTP/1.1 and HTTP/2. The stream's pipeline ends in {@link #inbound()} and runs with auto-read off: a
+ * consumer that falls behind stops the reads, so the stream's QUIC flow-control window closes and the
+ * server waits; other streams of the connection are not held up. The response ends with the server's FIN.
  *
  * <p>A stream the server resets fails with a {@link ProtocolException} naming the HTTP/3 error code,
  * and the connection stays in use; one it rejected (H3_REQUEST_REJECTED) before answering is sent
  * again, whatever its method.
  */
-final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
+final class Http3StreamHandler extends StreamExchange {
   private static final long H3_REQUEST_REJECTED = 0x10b;
   private static final int H3_REQUEST_CANCELLED = 0x10c;
 
   private final Http3Connection connection;
+  private final Inbound inbound = new Inbound();
+  /** The stream, once opened. Event-loop confined. */
+  private QuicStreamChannel stream;
 
   Http3StreamHandler(Http3Connection connection, Exchange exchange) {
     super(exchange, Version.HTTP_3, connection.eventLoop(), connection.timer);
     this.connection = connection;
   }
 
+  /** The handler at the end of the stream's pipeline, which hands its frames and events to this exchange. */
+  ChannelHandler inbound() {
+    return inbound;
+  }
+
   // ---- starting ----
 
   void start(QuicStreamChannel ch) {
-    if (!opened(ch)) {
+    stream = ch;
+    if (driver.isDone()) { // ended while the stream was being opened
+      ch.close();
       return;
     }
     ch.pipeline().addFirst("strand-h3-frame-boundaries", new FrameBoundaries());
@@ -99,6 +111,16 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
   }
 
   // ---- the driver's framing ----
+
+  @Override
+  public Channel channel() {
+    return stream;
+  }
+
+  @Override
+  public void read() {
+    stream.read();
+  }
 
   @Override
   public Object slice(byte[] bytes, int offset, int length, boolean last) {
@@ -154,8 +176,7 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
 
   // ---- response ----
 
-  @Override
-  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+  private void onFrame(Object msg) {
     try {
       if (driver.isDone()) {
         return;
@@ -171,8 +192,7 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
     }
   }
 
-  @Override
-  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+  private void onEvent(Object evt) {
     if (evt instanceof ChannelInputShutdownEvent && !driver.isDone()) {
       // The server's FIN: the response is complete, if it started.
       if (driver.body() == null) {
@@ -184,15 +204,13 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
     ReferenceCountUtil.release(evt);
   }
 
-  @Override
-  public void channelInactive(ChannelHandlerContext ctx) {
+  private void onClosed() {
     if (!driver.isDone()) {
       streamClosed(connection.connectionError(), connection.isOpen());
     }
   }
 
-  @Override
-  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+  private void onError(Throwable cause) {
     Request request = driver.request();
     if (cause instanceof QuicStreamResetException reset) {
       long code = reset.applicationProtocolCode();
@@ -212,6 +230,34 @@ final class Http3StreamHandler extends StreamExchange<QuicStreamChannel> {
     } else {
       driver.fail(cause instanceof HttpException e ? ErrorMapper.io(e, request) : new TransportException(
           "HTTP/3 stream error: " + cause + " (" + request + ")", request, cause), true);
+    }
+  }
+
+  /** The end of the stream's pipeline. */
+  private final class Inbound extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      onFrame(msg);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+      readComplete();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+      onEvent(evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      onClosed();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      onError(cause);
     }
   }
 
