@@ -231,7 +231,9 @@ public final class Http2Connection extends NettyConnection {
   /** Gives {@code bytes} of {@code stream}'s DATA back to the server's windows; flushed at the read's end. */
   void consumed(Http2FrameStream stream, int bytes) {
     channel.write(new DefaultHttp2WindowUpdateFrame(bytes).stream(stream));
-    if (!handler.reading) {
+    if (handler.reading) {
+      handler.flushAtEnd = true;
+    } else {
       channel.flush();
     }
   }
@@ -326,6 +328,11 @@ public final class Http2Connection extends NettyConnection {
   private final class Handler extends Http2ChannelDuplexHandler {
     /** Inside a read: window updates wait for its end, to go out in one flush. */
     boolean reading;
+    /**
+     * Whether the read's end must flush. Only then: the codec flushes at every read's end already, and a
+     * flush with nothing written still costs the flush consolidator a task on the event loop.
+     */
+    boolean flushAtEnd;
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -384,6 +391,7 @@ public final class Http2Connection extends NettyConnection {
       } else if (f instanceof Http2DataFrame d && d.initialFlowControlledBytes() > 0) {
         // A stream whose exchange has ended: its bytes still count against the server's windows.
         ctx.write(new DefaultHttp2WindowUpdateFrame(d.initialFlowControlledBytes()).stream(f.stream()));
+        flushAtEnd = true;
       }
     }
 
@@ -410,7 +418,10 @@ public final class Http2Connection extends NettyConnection {
         }
         touched.clear();
       }
-      ctx.flush();
+      if (flushAtEnd) {
+        flushAtEnd = false;
+        ctx.flush();
+      }
     }
 
     @Override
