@@ -246,14 +246,10 @@ public final class Http2Connection extends NettyConnection {
     }
   }
 
-  /** Whether the server's GOAWAY says {@code stream} was never processed. */
+  /** Whether the server's GOAWAY says {@code stream}, whose HEADERS were sent, was never processed. */
   boolean aboveGoAway(Http2FrameStream stream) {
-    if (stream == null) {
-      return false;
-    }
     var c = codec.connection();
-    int id = stream.id();
-    return c.goAwayReceived() && (id < 0 || id > c.local().lastStreamKnownByPeer());
+    return c.goAwayReceived() && stream.id() > c.local().lastStreamKnownByPeer();
   }
 
   /** The stream of {@code h} is over: its slot goes back to the pool (event loop). */
@@ -390,8 +386,7 @@ public final class Http2Connection extends NettyConnection {
         serverOpened(ctx, f.stream().id());
       } else if (f instanceof Http2DataFrame d && d.initialFlowControlledBytes() > 0) {
         // A stream whose exchange has ended: its bytes still count against the server's windows.
-        ctx.write(new DefaultHttp2WindowUpdateFrame(d.initialFlowControlledBytes()).stream(f.stream()));
-        flushAtEnd = true;
+        consumed(f.stream(), d.initialFlowControlledBytes());
       }
     }
 

@@ -212,7 +212,7 @@ final class Http2StreamExchange extends StreamExchange {
     streamClosed(connection.connectionError(), connection.channel.isActive());
   }
 
-  /** A stream error the codec found in the server's frames; it resets the stream itself. */
+  /** A stream error the codec found in the server's frames; failing the exchange resets the stream. */
   void failed(Throwable cause) {
     if (driver.isDone()) {
       return;
