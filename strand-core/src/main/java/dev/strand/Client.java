@@ -2,6 +2,7 @@ package dev.strand;
 
 import dev.strand.internal.client.ClientConfig;
 import dev.strand.internal.client.CallerRuns;
+import dev.strand.internal.loop.CallerDrivenLoop;
 import dev.strand.internal.client.ClientEngine;
 import dev.strand.internal.websocket.WebSocketUrls;
 import dev.strand.spi.Transport;
@@ -69,7 +70,8 @@ public final class Client implements AutoCloseable {
    */
   public Response send(Request request) {
     if (!engine.hasInterceptors()) {
-      return Futures.await(sendAsync(request), request);
+      // Runs the connection's event loop here while waiting, when that loop is idle: no other thread wakes.
+      return Futures.await(CallerDrivenLoop.callAndDrive(() -> sendAsync(request)), request);
     }
     CallerRuns caller = new CallerRuns();
     return Futures.await(engine.send(request, caller), request, caller);
@@ -83,7 +85,7 @@ public final class Client implements AutoCloseable {
   /** Sends {@code request} and returns once the response head arrives; the body streams. Close it. */
   public StreamingResponse stream(Request request) {
     if (!engine.hasInterceptors()) {
-      return Futures.await(streamAsync(request), request);
+      return Futures.await(CallerDrivenLoop.callAndDrive(() -> streamAsync(request)), request);
     }
     CallerRuns caller = new CallerRuns();
     return Futures.await(engine.stream(request, caller), request, caller);

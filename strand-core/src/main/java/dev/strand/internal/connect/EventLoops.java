@@ -1,5 +1,6 @@
 package dev.strand.internal.connect;
 
+import dev.strand.internal.loop.CallerDrivenLoop;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.IoHandlerFactory;
@@ -30,6 +31,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * The event-loop threads and the matching socket types: native epoll when available, else NIO; io_uring instead of
@@ -48,6 +51,13 @@ public final class EventLoops {
    */
   public static final String PROPERTY = "strand.io";
 
+  /**
+   * The system property that says who runs the event loops: {@code caller} (the default), a blocking call
+   * runs its connection's loop while it waits when the loop is idle ({@link CallerDrivenLoop}); {@code loop},
+   * only the loops' own threads do, as on any Netty loop.
+   */
+  public static final String DRIVE_PROPERTY = "strand.io.drive";
+
   public final MultiThreadIoEventLoopGroup group;
   final Class<? extends SocketChannel> channelType;
   /** For QUIC. */
@@ -58,10 +68,13 @@ public final class EventLoops {
   public final String name;
   /** The channels open on these loops. */
   private final Set<Channel> open = ConcurrentHashMap.newKeySet();
+  /** Work outside exchanges that needs caller-driven loops run by their own threads. */
+  private final Busy busy;
 
-  private EventLoops(MultiThreadIoEventLoopGroup group, Class<? extends SocketChannel> channelType,
+  private EventLoops(MultiThreadIoEventLoopGroup group, Busy busy, Class<? extends SocketChannel> channelType,
       Class<? extends DatagramChannel> datagramType, Class<? extends Channel> domainChannelType, String name) {
     this.group = group;
+    this.busy = busy;
     this.channelType = channelType;
     this.datagramType = datagramType;
     this.domainChannelType = domainChannelType;
@@ -83,13 +96,49 @@ public final class EventLoops {
     IoHandlerFactory factory = uring ? Uring.factory() : epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     // Daemon threads: a transport the user forgot to close must not keep the JVM alive.
     DefaultThreadFactory threadFactory = new DefaultThreadFactory("strand-io", true);
-    MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, threadFactory, factory);
+    Busy busy = new Busy();
     if (uring) {
-      return Uring.loops(group);
+      return Uring.loops(new MultiThreadIoEventLoopGroup(threads, threadFactory, factory), busy);
     }
+    MultiThreadIoEventLoopGroup group = callerDriven()
+        ? new CallerDrivenLoop.Group(threads, threadFactory, factory, busy)
+        : new MultiThreadIoEventLoopGroup(threads, threadFactory, factory);
     return epoll
-        ? new EventLoops(group, EpollSocketChannel.class, EpollDatagramChannel.class, EpollDomainSocketChannel.class, "epoll")
-        : new EventLoops(group, NioSocketChannel.class, NioDatagramChannel.class, NioDomainSocketChannel.class, "nio");
+        ? new EventLoops(group, busy, EpollSocketChannel.class, EpollDatagramChannel.class, EpollDomainSocketChannel.class, "epoll")
+        : new EventLoops(group, busy, NioSocketChannel.class, NioDatagramChannel.class, NioDomainSocketChannel.class, "nio");
+  }
+
+  /** Work outside exchanges: the pool's connects ({@link #busyWhile}) and long-lived channels ({@link #held}). */
+  private static final class Busy implements BooleanSupplier {
+    volatile BooleanSupplier pool = () -> false;
+    final AtomicInteger held = new AtomicInteger();
+
+    @Override
+    public boolean getAsBoolean() {
+      return held.get() > 0 || pool.getAsBoolean();
+    }
+  }
+
+  /**
+   * Whether blocking callers may run the loops ({@link CallerDrivenLoop}): unless the system property
+   * {@value #DRIVE_PROPERTY} is {@code loop}, for epoll and NIO (io_uring's ring belongs to one thread).
+   */
+  private static boolean callerDriven() {
+    String drive = System.getProperty(DRIVE_PROPERTY, "caller");
+    if (!drive.equals("caller") && !drive.equals("loop")) {
+      throw new IllegalArgumentException("-D" + DRIVE_PROPERTY + "=" + drive + ": expected caller or loop");
+    }
+    return drive.equals("caller");
+  }
+
+  /** The pool's connects, and anything else {@code busy} reports, keep caller-driven loops run by their own threads. */
+  public void busyWhile(BooleanSupplier pool) {
+    busy.pool = pool;
+  }
+
+  /** A long-lived channel outside the pool opened ({@code +1}) or closed ({@code -1}): see {@link #busyWhile}. */
+  public void held(int change) {
+    busy.held.addAndGet(change);
   }
 
   /**
@@ -109,8 +158,8 @@ public final class EventLoops {
       return IoUringIoHandler.newFactory();
     }
 
-    static EventLoops loops(MultiThreadIoEventLoopGroup group) {
-      return new EventLoops(group, IoUringSocketChannel.class, IoUringDatagramChannel.class,
+    static EventLoops loops(MultiThreadIoEventLoopGroup group, Busy busy) {
+      return new EventLoops(group, busy, IoUringSocketChannel.class, IoUringDatagramChannel.class,
           IoUringDomainSocketChannel.class, "io_uring");
     }
   }

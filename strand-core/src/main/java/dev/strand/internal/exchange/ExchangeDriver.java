@@ -6,6 +6,7 @@ import dev.strand.Request;
 import dev.strand.StreamingResponse;
 import dev.strand.TransportException;
 import dev.strand.Version;
+import dev.strand.internal.loop.CallerDrivenLoop;
 import dev.strand.spi.StreamingResponses;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
@@ -101,6 +102,13 @@ public final class ExchangeDriver implements BodyOwner, RequestBodyWriter.Listen
     this.framing = framing;
     this.requestFraming = RequestFraming.of(exchange.request);
     this.requestLength = requestFraming == RequestFraming.LENGTH ? RequestFraming.contentLength(exchange.request) : -1;
+    CallerDrivenLoop.began(framing.eventLoop());
+  }
+
+  /** The exchange ended: every later call is a no-op, and its loop need not be run for it any more. */
+  private void end() {
+    done = true;
+    CallerDrivenLoop.ended(framing.eventLoop());
   }
 
   public Exchange exchange() {
@@ -337,7 +345,7 @@ public final class ExchangeDriver implements BodyOwner, RequestBodyWriter.Listen
     if (done) {
       return;
     }
-    done = true;
+    end();
     StreamingResponse r = undelivered;
     undelivered = null;
     framing.completed(this);
@@ -387,7 +395,7 @@ public final class ExchangeDriver implements BodyOwner, RequestBodyWriter.Listen
     if (done) {
       return;
     }
-    done = true;
+    end();
     NettyResponseBody b = body;
     undelivered = null;
     framing.abandoned(this, connectionOk);
@@ -408,7 +416,7 @@ public final class ExchangeDriver implements BodyOwner, RequestBodyWriter.Listen
     if (done) {
       return;
     }
-    done = true;
+    end();
     framing.abandoned(this, true);
     if (!exchange.retryUnprocessed(fresh)) {
       exchange.fail(e);
@@ -424,7 +432,7 @@ public final class ExchangeDriver implements BodyOwner, RequestBodyWriter.Listen
       return;
     }
     if (stale && body == null && exchange.mayRetry()) {
-      done = true;
+      end();
       framing.abandoned(this, false);
       exchange.retry();
     } else {

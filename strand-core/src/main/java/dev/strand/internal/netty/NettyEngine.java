@@ -99,6 +99,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     this.maxHeaderSize = maxHeaderSize;
     this.http3 = http3 == null ? null : http3.connector(this);
     this.pool = new ConnectionPool<>(limits, connector.create(this), System::nanoTime);
+    loops.busyWhile(pool::isConnecting);
     this.expiryNanos = limits.keepAliveExpiry().toNanos();
     if (expiryNanos > 0) {
       scheduleSweep(expiryNanos);

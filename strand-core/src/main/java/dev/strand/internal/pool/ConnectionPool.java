@@ -28,6 +28,8 @@ public final class ConnectionPool<C extends PooledConnection> {
   private final AtomicInteger totalOpen = new AtomicInteger();
   private final AtomicInteger totalIdle = new AtomicInteger();
   private final AtomicLong opened = new AtomicLong();
+  /** Connects started and not yet ended, over all origins. */
+  final AtomicInteger connecting = new AtomicInteger();
   private volatile boolean closed;
 
   public ConnectionPool(Limits limits, Connector<C> connector, LongSupplier nanoClock) {
@@ -127,6 +129,11 @@ public final class ConnectionPool<C extends PooledConnection> {
     Map<String, ClientStats.OriginStats> out = new LinkedHashMap<>();
     origins.forEach((o, p) -> out.put(o.toString(), p.stats()));
     return out;
+  }
+
+  /** Whether a connection is being opened (dialled, TLS, the protocol settled) for any origin. */
+  public boolean isConnecting() {
+    return connecting.get() > 0;
   }
 
   /** Connections opened since the pool was created. */

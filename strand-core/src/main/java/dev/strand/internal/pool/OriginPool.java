@@ -194,6 +194,7 @@ final class OriginPool<C extends PooledConnection> {
 
   /** A connection finished connecting: it serves the first waiters, or idles. */
   void connected(C c, long now) {
+    owner.connecting.decrementAndGet();
     List<Waiter<C>> served = null;
     boolean close = false;
     synchronized (this) {
@@ -247,6 +248,7 @@ final class OriginPool<C extends PooledConnection> {
 
   /** Connecting failed: the first waiter gets the error, and the slot may go to the next one. */
   void connectFailed(Throwable cause) {
+    owner.connecting.decrementAndGet();
     Waiter<C> w;
     synchronized (this) {
       connecting--;
@@ -297,6 +299,7 @@ final class OriginPool<C extends PooledConnection> {
    * counters taken for the connect are given back.
    */
   private void startConnect(Waiter<C> w) {
+    owner.connecting.incrementAndGet();
     try {
       owner.connector().connect(origin, w);
     } catch (RuntimeException e) {

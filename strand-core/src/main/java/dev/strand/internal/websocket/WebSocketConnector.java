@@ -214,7 +214,11 @@ public final class WebSocketConnector {
         throw failed(e.getMessage(), e);
       }
       sockets.add(ws);
-      ch.closeFuture().addListener(closed -> sockets.remove(ws));
+      engine.loops().held(1); // frames may come at any time: the loops are run for them
+      ch.closeFuture().addListener(closed -> {
+        sockets.remove(ws);
+        engine.loops().held(-1);
+      });
       socket = ws;
       if (answer.isCancelled()) { // else a cancel from now on finds the socket (send)
         ws.abort();

@@ -1,0 +1,440 @@
+package dev.strand.internal.loop;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.DefaultChannelPromise;
+import io.netty.channel.EventLoop;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoEventLoopGroup;
+import io.netty.channel.IoHandle;
+import io.netty.channel.IoHandler;
+import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.AbstractScheduledEventExecutor;
+import io.netty.util.concurrent.DefaultPromise;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.Promise;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * An event loop that the thread waiting on it may run: a blocking call that finds the loop of its connection
+ * idle writes its request on its own thread and waits for the response in the kernel itself, so a sequential
+ * call costs no wake-up of another thread in either direction (the leader/follower pattern). When other calls
+ * are in flight, or the loop is busy, a call hands its work to the loop as on any Netty loop.
+ *
+ * <p>At most one thread runs the loop at a time, its <em>driver</em>: {@link #inEventLoop(Thread)} is true
+ * for that thread only, so Netty's channels, promises and timers see one thread at a time, and a hand-over
+ * (an atomic exchange of {@link #driver}) orders everything one driver did before the next one starts.
+ *
+ * <p>The loop's own thread drives whenever anything waits on the loop and no caller is driving: exchanges in
+ * flight ({@link #began}/{@link #ended}), tasks queued from other threads, connections being set up
+ * ({@code busy}), timers falling due. When nothing waits, it looks at the loop at most every
+ * {@link #IDLE_LOOK_NANOS} (for a peer closing an idle connection) and otherwise sleeps, so that the next
+ * call finds the loop free. This is what makes the fast path possible: a loop whose own thread sat in
+ * {@code epoll_wait} would have to be woken before anyone else could run it.
+ *
+ * <p>A virtual thread waits in the kernel for at most {@link #VIRTUAL_DRIVE_NANOS} before it hands the loop to
+ * the loop's own thread: waiting in {@code epoll_wait} holds its carrier, and carriers are as few as cores.
+ *
+ * <p>Only for I/O handlers that may change threads ({@link IoHandlerFactory#isChangingThreadSupported()}: epoll
+ * and NIO); io_uring's ring belongs to one thread.
+ */
+public final class CallerDrivenLoop extends AbstractScheduledEventExecutor implements IoEventLoop {
+  /**
+   * How long a virtual thread may run the loop in the kernel before handing it over. Long enough for a
+   * round trip on a local network; short enough that a slow server pins no carrier for long.
+   */
+  static final long VIRTUAL_DRIVE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  /** How often the loop's own thread looks at an idle loop: when a peer's close of an idle connection is seen. */
+  static final long IDLE_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  /** The loop a blocking caller claimed while starting its call, per thread; see {@link #callAndDrive}. */
+  private static final ThreadLocal<Claim> CLAIM = new ThreadLocal<>();
+
+  private static final Runnable WAKE = () -> {};
+  private static final System.Logger LOG = System.getLogger(CallerDrivenLoop.class.getName());
+
+  private static final int RUNNING = 0;
+  private static final int SHUTTING_DOWN = 1;
+  private static final int TERMINATED = 2;
+
+  private final IoEventLoopGroup parent;
+  private final IoHandler handler;
+  private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+  /** The thread running the loop now, or null. */
+  private final AtomicReference<Thread> driver = new AtomicReference<>();
+  /** Exchanges in flight on this loop's connections. */
+  private final AtomicInteger inFlight = new AtomicInteger();
+  /** Other work the loop must be driven for (connections being set up, WebSockets), shared by a group's loops. */
+  private final BooleanSupplier busy;
+  private final AtomicInteger state = new AtomicInteger(RUNNING);
+  private final Promise<Void> termination = new DefaultPromise<>(GlobalEventExecutor.INSTANCE);
+  /** The loop's own thread, once it started (it looks for work before it first sleeps). */
+  private volatile Thread own;
+  /** When the parked own thread looks again, in the {@link #ticker()}'s time. */
+  private volatile long ownWakesAt;
+  private boolean initialized;
+
+  CallerDrivenLoop(IoEventLoopGroup parent, Executor threads, IoHandlerFactory factory, BooleanSupplier busy) {
+    super(parent);
+    this.parent = parent;
+    this.busy = busy;
+    this.handler = factory.newHandler(this);
+    threads.execute(this::runOwn);
+  }
+
+  /** A group of these loops; {@code busy} tells them of work outside exchanges (see the class comment). */
+  public static final class Group extends MultiThreadIoEventLoopGroup {
+    public Group(int threads, ThreadFactory threadFactory, IoHandlerFactory factory, BooleanSupplier busy) {
+      super(threads, threadFactory, factory, busy);
+    }
+
+    @Override
+    protected IoEventLoop newChild(Executor threads, IoHandlerFactory factory, Object... args) {
+      return new CallerDrivenLoop(this, threads, factory, (BooleanSupplier) args[0]);
+    }
+  }
+
+  // ---- the caller's side ----
+
+  /**
+   * Starts a call with {@code start} on this thread and, if the call's exchange landed on an idle
+   * caller-driven loop, runs that loop here until the returned future is done (a platform thread) or for at
+   * most {@link #VIRTUAL_DRIVE_NANOS} (a virtual thread). The future may still be pending on return.
+   */
+  public static <F extends CompletableFuture<?>> F callAndDrive(Supplier<F> start) {
+    Claim claim = new Claim();
+    Claim outer = CLAIM.get();
+    CLAIM.set(claim);
+    F future = null;
+    try {
+      future = start.get();
+    } finally {
+      CLAIM.set(outer);
+      if (claim.loop != null) {
+        claim.loop.driveUntil(future);
+      }
+    }
+    return future;
+  }
+
+  /** Runs the loop this thread claimed until {@code future} is done, its time is up, or the loop stops. */
+  private void driveUntil(CompletableFuture<?> future) {
+    Thread me = Thread.currentThread();
+    try {
+      if (future == null) {
+        runTasks();
+        return;
+      }
+      future.whenComplete((v, e) -> {
+        if (!inEventLoop()) {
+          execute(WAKE); // completed elsewhere: the driver may be waiting in the kernel
+        }
+      });
+      long end = me.isVirtual() ? System.nanoTime() + VIRTUAL_DRIVE_NANOS : Long.MAX_VALUE;
+      while (!future.isDone() && state.get() == RUNNING && !me.isInterrupted()) {
+        long left = end == Long.MAX_VALUE ? Long.MAX_VALUE : end - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        pass(true, left);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** What a blocking caller claimed while its call started. */
+  private static final class Claim {
+    CallerDrivenLoop loop;
+  }
+
+  // ---- exchanges in flight ----
+
+  /** An exchange started on {@code loop}: it must be driven until {@link #ended}. */
+  public static void began(EventLoop loop) {
+    if (loop instanceof CallerDrivenLoop l) {
+      l.inFlight.incrementAndGet();
+    }
+  }
+
+  /** An exchange on {@code loop} ended. */
+  public static void ended(EventLoop loop) {
+    if (loop instanceof CallerDrivenLoop l) {
+      l.inFlight.decrementAndGet();
+    }
+  }
+
+  // ---- the loop's own thread ----
+
+  private void runOwn() {
+    Thread me = Thread.currentThread();
+    own = me;
+    while (true) {
+      long sleep = IDLE_LOOK_NANOS;
+      if (driver.compareAndSet(null, me)) {
+        try {
+          boolean first = true;
+          do {
+            pass(!first, Long.MAX_VALUE);
+            first = false;
+            if (state.get() != RUNNING) {
+              shutDown();
+              return;
+            }
+          } while (wanted());
+          long next = nextScheduledTaskDeadlineNanos();
+          if (next != -1) {
+            sleep = Math.max(0, Math.min(sleep, next - ticker().nanoTime()));
+          }
+          ownWakesAt = ticker().nanoTime() + sleep;
+        } catch (Throwable t) { // the handler and tasks catch their own: this is a bug of ours
+          LOG.log(System.Logger.Level.ERROR, "event loop " + me.getName() + " failed; it goes on", t);
+          continue;
+        } finally {
+          driver.set(null);
+        }
+        if (wanted()) {
+          continue; // work came as it let go
+        }
+      }
+      if (sleep > 0) {
+        LockSupport.parkNanos(this, sleep);
+      }
+    }
+  }
+
+  /** Whether anything waits on the loop now. */
+  private boolean wanted() {
+    return !tasks.isEmpty() || inFlight.get() > 0 || state.get() != RUNNING || busy.getAsBoolean();
+  }
+
+  /** A caller lets go of the loop; the own thread takes it if anything waits, or a timer falls due before it would look. */
+  private void release() {
+    long next = nextScheduledTaskDeadlineNanos();
+    driver.set(null);
+    if (wanted() || next != -1 && next - ownWakesAt < 0) {
+      unparkOwn();
+    }
+  }
+
+  // ---- one pass: I/O, then due timers and queued tasks ----
+
+  private final class Context implements IoHandlerContext {
+    boolean mayBlock;
+    long maxWaitNanos;
+
+    @Override
+    public boolean canBlock() {
+      return mayBlock && tasks.isEmpty() && !hasScheduledTasks();
+    }
+
+    @Override
+    public long delayNanos(long currentTimeNanos) { // System.nanoTime(), not the ticker's time
+      return Math.min(CallerDrivenLoop.this.delayNanos(currentTimeNanos, Long.MAX_VALUE), maxWaitNanos);
+    }
+
+    @Override
+    public long deadlineNanos() { // the ticker's time, or -1 for none
+      long next = nextScheduledTaskDeadlineNanos();
+      if (maxWaitNanos == Long.MAX_VALUE) {
+        return next;
+      }
+      long limit = ticker().nanoTime() + maxWaitNanos;
+      return next == -1 || next - limit > 0 ? limit : next;
+    }
+  }
+
+  private final Context context = new Context();
+
+  private void pass(boolean mayBlock, long maxWaitNanos) {
+    if (!initialized) {
+      initialized = true;
+      handler.initialize();
+    }
+    context.mayBlock = mayBlock;
+    context.maxWaitNanos = maxWaitNanos;
+    handler.run(context);
+    runTasks();
+  }
+
+  private void runTasks() {
+    long now = ticker().nanoTime();
+    Runnable due;
+    while ((due = pollScheduledTask(now)) != null) {
+      safeExecute(due);
+    }
+    Runnable task;
+    while ((task = tasks.poll()) != null) {
+      safeExecute(task);
+    }
+  }
+
+  /** Runs what is left, destroys the handler and terminates. */
+  private void shutDown() {
+    cancelScheduledTasks();
+    runTasks();
+    handler.prepareToDestroy();
+    runTasks();
+    handler.destroy();
+    runTasks();
+    state.set(TERMINATED);
+    termination.setSuccess(null);
+  }
+
+  // ---- EventExecutor ----
+
+  @Override
+  public boolean inEventLoop(Thread thread) {
+    return driver.get() == thread;
+  }
+
+  @Override
+  public void execute(Runnable task) {
+    if (state.get() == TERMINATED) {
+      throw new RejectedExecutionException("event loop terminated");
+    }
+    tasks.add(task);
+    Thread me = Thread.currentThread();
+    Thread running = driver.get();
+    if (running == me) {
+      return;
+    }
+    Claim claim = running == null ? CLAIM.get() : null;
+    if (claim != null && claim.loop == null && driver.compareAndSet(null, me)) {
+      claim.loop = this; // a blocking caller: it runs the loop while it waits
+      return;
+    }
+    wake();
+  }
+
+  /** Someone must run the queued task: the driver (it may wait in the kernel), or the own thread. */
+  private void wake() {
+    if (driver.get() != null) {
+      handler.wakeup();
+    }
+    if (driver.get() == null) {
+      unparkOwn();
+    }
+  }
+
+  private void unparkOwn() {
+    Thread t = own;
+    if (t != null) {
+      LockSupport.unpark(t);
+    }
+  }
+
+  @Override
+  public IoEventLoopGroup parent() {
+    return parent;
+  }
+
+  @Override
+  public CallerDrivenLoop next() {
+    return this;
+  }
+
+  @Override
+  public ChannelFuture register(Channel channel) {
+    return register(new DefaultChannelPromise(channel, this));
+  }
+
+  @Override
+  public ChannelFuture register(ChannelPromise promise) {
+    promise.channel().unsafe().register(this, promise);
+    return promise;
+  }
+
+  @Deprecated
+  @Override
+  public ChannelFuture register(Channel channel, ChannelPromise promise) {
+    channel.unsafe().register(this, promise);
+    return promise;
+  }
+
+  @Override
+  public Future<IoRegistration> register(IoHandle handle) {
+    Promise<IoRegistration> promise = newPromise();
+    Runnable register = () -> {
+      try {
+        promise.setSuccess(handler.register(handle));
+      } catch (Exception e) {
+        promise.setFailure(e);
+      }
+    };
+    if (inEventLoop()) {
+      register.run();
+    } else {
+      execute(register);
+    }
+    return promise;
+  }
+
+  @Override
+  public boolean isCompatible(Class<? extends IoHandle> handleType) {
+    return handler.isCompatible(handleType);
+  }
+
+  @Override
+  public boolean isIoType(Class<? extends io.netty.channel.IoHandler> handlerType) {
+    return handler.getClass().equals(handlerType);
+  }
+
+  // ---- lifecycle ----
+
+  @Override
+  public Future<?> shutdownGracefully(long quietPeriod, long timeout, TimeUnit unit) {
+    if (state.compareAndSet(RUNNING, SHUTTING_DOWN)) {
+      execute(WAKE);
+    }
+    return termination;
+  }
+
+  @Override
+  public Future<?> terminationFuture() {
+    return termination;
+  }
+
+  @Deprecated
+  @Override
+  public void shutdown() {
+    shutdownGracefully(0, 0, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public boolean isShuttingDown() {
+    return state.get() != RUNNING;
+  }
+
+  @Override
+  public boolean isShutdown() {
+    return state.get() != RUNNING;
+  }
+
+  @Override
+  public boolean isTerminated() {
+    return state.get() == TERMINATED;
+  }
+
+  @Override
+  public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+    return termination.await(timeout, unit);
+  }
+}
