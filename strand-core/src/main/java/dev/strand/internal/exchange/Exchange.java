@@ -5,6 +5,7 @@ import dev.strand.Request;
 import dev.strand.StreamingResponse;
 import dev.strand.Timeout;
 import dev.strand.internal.events.CallEvents;
+import dev.strand.internal.loop.CallerDrivenLoop;
 import dev.strand.internal.pool.ConnectionPool;
 import dev.strand.internal.pool.Origin;
 import dev.strand.internal.pool.Waiter;
@@ -194,7 +195,7 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
     if (c.eventLoop().inEventLoop()) {
       c.begin(this);
     } else {
-      c.eventLoop().execute(this);
+      CallerDrivenLoop.start(c.eventLoop(), this);
     }
   }
 

@@ -64,7 +64,7 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
   /** How often the loop's own thread looks at an idle loop: when a peer's close of an idle connection is seen. */
   static final long IDLE_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-  /** The loop a blocking caller claimed while starting its call, per thread; see {@link #callAndDrive}. */
+  /** The loop a blocking caller claimed while starting its call, per thread; see {@link #callAndDrive} and {@link #start}. */
   private static final ThreadLocal<Claim> CLAIM = new ThreadLocal<>();
 
   private static final Runnable WAKE = () -> {};
@@ -158,6 +158,35 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
     } finally {
       release();
     }
+  }
+
+  /**
+   * Starts an exchange's work on {@code loop} from a thread outside it. When {@code loop} is caller-driven
+   * and idle, {@code task} runs here and now: the request goes out without waking another thread, and the
+   * loop's own thread (woken as this one lets go) is back in the kernel by the time the response comes. A
+   * blocking caller ({@link #callAndDrive}) keeps the loop, to run it while it waits. Otherwise the task is
+   * queued for the loop's driver, as on any event loop.
+   */
+  public static void start(EventLoop loop, Runnable task) {
+    if (loop instanceof CallerDrivenLoop l && l.driver.get() == null) {
+      Thread me = Thread.currentThread();
+      if (l.driver.compareAndSet(null, me)) {
+        Claim claim = CLAIM.get();
+        boolean keep = claim != null && claim.loop == null;
+        try {
+          safeExecute(task);
+          l.runTasks();
+        } finally {
+          if (keep) {
+            claim.loop = l;
+          } else {
+            l.release();
+          }
+        }
+        return;
+      }
+    }
+    loop.execute(task);
   }
 
   /** What a blocking caller claimed while its call started. */
@@ -311,17 +340,9 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
       throw new RejectedExecutionException("event loop terminated");
     }
     tasks.add(task);
-    Thread me = Thread.currentThread();
-    Thread running = driver.get();
-    if (running == me) {
-      return;
+    if (driver.get() != Thread.currentThread()) {
+      wake();
     }
-    Claim claim = running == null ? CLAIM.get() : null;
-    if (claim != null && claim.loop == null && driver.compareAndSet(null, me)) {
-      claim.loop = this; // a blocking caller: it runs the loop while it waits
-      return;
-    }
-    wake();
   }
 
   /** Someone must run the queued task: the driver (it may wait in the kernel), or the own thread. */
