@@ -18,8 +18,9 @@ public final class Clients {
 
   private static final Map<String, Entry> ALL = new LinkedHashMap<>();
   /** Strand with one feature on, run by name beside "strand" to price that feature; not peers. */
-  private static final java.util.Set<String> VARIANTS = java.util.Set.of("strand-pipeline", "strand-listener", "strand-observed",
-      "strand-iouring", "restclient-strand", "restclient-jdk", "restclient-reactor", "restclient-apache");
+  private static final java.util.Set<String> VARIANTS = java.util.Set.of("strand-pipeline", "strand-listener",
+      "strand-observed", "strand-iouring", "strand-loopthread", "strand-sync-loopthread", "restclient-strand",
+      "restclient-jdk", "restclient-reactor", "restclient-apache");
 
   static {
     add("strand", StrandClients.ASYNC_SETUP, StrandClients::async);
@@ -32,6 +33,11 @@ public final class Clients {
     // would move Reactor Netty (which takes io_uring whenever it finds it) off epoll too.
     ALL.put("strand-iouring", new Entry("strand-iouring", StrandClients.IO_URING_SETUP, StrandClients::ioUring,
         List.of("-D" + StrandClients.IO_PROPERTY + "=io_uring"), "lib-iouring"));
+    // Strand with its event loops run by their own threads only, as before callers could run them.
+    ALL.put("strand-loopthread", new Entry("strand-loopthread", StrandClients.LOOP_THREAD_SETUP, StrandClients::async,
+        List.of("-D" + StrandClients.DRIVE_PROPERTY + "=loop"), null));
+    ALL.put("strand-sync-loopthread", new Entry("strand-sync-loopthread", StrandClients.SYNC_LOOP_THREAD_SETUP,
+        StrandClients::sync, List.of("-D" + StrandClients.DRIVE_PROPERTY + "=loop"), null));
     // Spring's RestClient on Strand and on the request factories of its other clients; run by name.
     add("restclient-strand", RestClientBench.STRAND_SETUP, RestClientBench::strand);
     add("restclient-jdk", RestClientBench.JDK_SETUP, RestClientBench::jdk);

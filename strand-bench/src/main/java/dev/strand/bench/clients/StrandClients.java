@@ -45,6 +45,11 @@ final class StrandClients {
 
   /** Strand's switch between its I/O transports (io_uring, epoll, nio), read when a transport is built. */
   static final String IO_PROPERTY = "strand.io";
+  static final String DRIVE_PROPERTY = "strand.io.drive";
+  static final String LOOP_THREAD_SETUP = "as strand, but only the event loop's own thread runs it (-D" + DRIVE_PROPERTY
+      + "=loop): a call never writes its request or waits for its response on its own thread";
+  static final String SYNC_LOOP_THREAD_SETUP = "as strand-sync, but only the event loop's own thread runs it (-D"
+      + DRIVE_PROPERTY + "=loop): each blocking call parks until the loop's thread hands it its response";
   static final String IO_URING_SETUP = "as strand, on Netty's io_uring transport (-D" + IO_PROPERTY + "=io_uring, "
       + "netty-transport-native-io_uring on its class path) instead of epoll; the server stays on epoll";
 
