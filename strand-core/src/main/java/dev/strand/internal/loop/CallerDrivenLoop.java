@@ -162,17 +162,19 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
 
   /**
    * Starts an exchange's work on {@code loop} from a thread outside it. When {@code loop} is caller-driven
-   * and idle, {@code task} runs here and now: the request goes out without waking another thread, and the
-   * loop's own thread (woken as this one lets go) is back in the kernel by the time the response comes. A
-   * blocking caller ({@link #callAndDrive}) keeps the loop, to run it while it waits. Otherwise the task is
-   * queued for the loop's driver, as on any event loop.
+   * and idle (for an async call: with no exchange in flight), {@code task} runs here and now: the request
+   * goes out without waking another thread, and the loop's own thread (woken as this one lets go) is back in
+   * the kernel by the time the response comes. A blocking caller ({@link #callAndDrive}) keeps the loop, to
+   * run it while it waits. Otherwise the task is queued for the loop's driver, as on any event loop.
    */
   public static void start(EventLoop loop, Runnable task) {
     if (loop instanceof CallerDrivenLoop l && l.driver.get() == null) {
       Thread me = Thread.currentThread();
-      if (l.driver.compareAndSet(null, me)) {
-        Claim claim = CLAIM.get();
-        boolean keep = claim != null && claim.loop == null;
+      Claim claim = CLAIM.get();
+      boolean keep = claim != null && claim.loop == null;
+      // An async call only on a loop with nothing in flight: in a burst, every call that wrote its own request
+      // would wake the loop's thread again, and the futexes cost more than the writes save.
+      if ((keep || l.inFlight.get() == 0) && l.driver.compareAndSet(null, me)) {
         try {
           safeExecute(task);
           l.runTasks();
