@@ -162,7 +162,7 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
 
   /**
    * Starts an exchange's work on {@code loop} from a thread outside it. When {@code loop} is caller-driven
-   * and idle (for an async call: with no exchange in flight), {@code task} runs here and now: the request
+   * and idle (no thread runs it, no exchange is in flight on it), {@code task} runs here and now: the request
    * goes out without waking another thread, and the loop's own thread (woken as this one lets go) is back in
    * the kernel by the time the response comes. A blocking caller ({@link #callAndDrive}) keeps the loop, to
    * run it while it waits. Otherwise the task is queued for the loop's driver, as on any event loop.
@@ -172,9 +172,10 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
       Thread me = Thread.currentThread();
       Claim claim = CLAIM.get();
       boolean keep = claim != null && claim.loop == null;
-      // An async call only on a loop with nothing in flight: in a burst, every call that wrote its own request
-      // would wake the loop's thread again, and the futexes cost more than the writes save.
-      if ((keep || l.inFlight.get() == 0) && l.driver.compareAndSet(null, me)) {
+      // Only on a loop with nothing in flight. In a burst, every async call that wrote its own request would wake
+      // the loop's thread again, and the futexes cost more than the writes save; and a virtual thread running the
+      // loop for others holds a carrier their wake-ups need.
+      if (l.inFlight.get() == 0 && l.driver.compareAndSet(null, me)) {
         try {
           safeExecute(task);
           l.runTasks();
