@@ -112,6 +112,17 @@ class LayeringTest {
         .check(core);
   }
 
+  /** Who runs the event loops is below everything: exchanges, connecting and the client all start work on it. */
+  @Test
+  void theLoopKnowsNothingOfOurs() {
+    noClasses().that().resideInAPackage("dev.strand.internal.loop..")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.strand", "dev.strand.spi..",
+            "dev.strand.internal.client..", "dev.strand.internal.exchange..", "dev.strand.internal.connect..",
+            "dev.strand.internal.pool..", "dev.strand.internal.http1..", "dev.strand.internal.http2..",
+            "dev.strand.internal.netty..")
+        .check(core);
+  }
+
   @Test
   void theSpiDependsOnNoInternals() {
     noClasses().that().resideInAPackage("dev.strand.spi..")
