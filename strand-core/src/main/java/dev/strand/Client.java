@@ -2,8 +2,8 @@ package dev.strand;
 
 import dev.strand.internal.client.ClientConfig;
 import dev.strand.internal.client.CallerRuns;
-import dev.strand.internal.loop.CallerDrivenLoop;
 import dev.strand.internal.client.ClientEngine;
+import dev.strand.internal.loop.CallerDrivenLoop;
 import dev.strand.internal.websocket.WebSocketUrls;
 import dev.strand.spi.Transport;
 import java.net.URI;

@@ -104,8 +104,10 @@ public final class EventLoops {
         ? new CallerDrivenLoop.Group(threads, threadFactory, factory, busy)
         : new MultiThreadIoEventLoopGroup(threads, threadFactory, factory);
     return epoll
-        ? new EventLoops(group, busy, EpollSocketChannel.class, EpollDatagramChannel.class, EpollDomainSocketChannel.class, "epoll")
-        : new EventLoops(group, busy, NioSocketChannel.class, NioDatagramChannel.class, NioDomainSocketChannel.class, "nio");
+        ? new EventLoops(group, busy, EpollSocketChannel.class, EpollDatagramChannel.class,
+            EpollDomainSocketChannel.class, "epoll")
+        : new EventLoops(group, busy, NioSocketChannel.class, NioDatagramChannel.class,
+            NioDomainSocketChannel.class, "nio");
   }
 
   /** Work outside exchanges: the pool's connects ({@link #busyWhile}) and long-lived channels ({@link #held}). */

@@ -32,10 +32,11 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * An event loop that the thread waiting on it may run: a blocking call that finds the loop of its connection
- * idle writes its request on its own thread and waits for the response in the kernel itself, so a sequential
- * call costs no wake-up of another thread in either direction (the leader/follower pattern). When other calls
- * are in flight, or the loop is busy, a call hands its work to the loop as on any Netty loop.
+ * An event loop that the thread waiting on it may run. A blocking call that finds the loop of its connection
+ * idle (no thread runs it, no exchange is in flight on it) writes its request on its own thread and waits for
+ * the response in the kernel itself, so a sequential call costs no wake-up of another thread in either
+ * direction (the leader/follower pattern); an async call that finds it idle writes its request and lets go
+ * ({@link #start}). A call that finds the loop busy hands its work to the loop as on any Netty loop.
  *
  * <p>At most one thread runs the loop at a time, its <em>driver</em>: {@link #inEventLoop(Thread)} is true
  * for that thread only, so Netty's channels, promises and timers see one thread at a time, and a hand-over
@@ -64,7 +65,7 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
   /** How often the loop's own thread looks at an idle loop: when a peer's close of an idle connection is seen. */
   static final long IDLE_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-  /** The loop a blocking caller claimed while starting its call, per thread; see {@link #callAndDrive} and {@link #start}. */
+  /** The loop a blocking caller claimed while starting its call, per thread: {@link #callAndDrive}, {@link #start}. */
   private static final ThreadLocal<Claim> CLAIM = new ThreadLocal<>();
 
   private static final Runnable WAKE = () -> {};
@@ -257,7 +258,10 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
     return !tasks.isEmpty() || inFlight.get() > 0 || state.get() != RUNNING || busy.getAsBoolean();
   }
 
-  /** A caller lets go of the loop; the own thread takes it if anything waits, or a timer falls due before it would look. */
+  /**
+   * A caller lets go of the loop; the own thread takes it if anything waits, or if a timer falls due before it
+   * would look.
+   */
   private void release() {
     long next = nextScheduledTaskDeadlineNanos();
     driver.set(null);
