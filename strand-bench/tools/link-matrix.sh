@@ -19,7 +19,9 @@ mkdir -p "$out"
 echo "link matrix: RTTs ${rtts[*]} ms, rate $rate, into $out (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
 for rtt in "${rtts[@]}"; do
   link="rtt=${rtt}ms,rate=$rate"
-  "$root/bin/strand" bench --link "$link" --clients "$peers" --concurrency 1 \
+  # A 64 MiB body per request: pre-touch each client's heap, or the cell measures the kernel zeroing the pages
+  # of a fresh JVM's growing heap (see --client-heap).
+  "$root/bin/strand" bench --link "$link" --clients "$peers" --concurrency 1 --client-heap 1g \
     --scenario "/bytes/$big,h2:/bytes/$big,h2c:/bytes/$big" \
     --warmup 10 --duration 4 --batches 2 --timeout 60 --no-defaults --out "$out/rtt$rtt-downloads"
   "$root/bin/strand" bench --link "$link" --clients "strand,strand-sync,jdk,jdk-sync,okhttp,apache,jetty,reactor,vertx,helidon,wrk,aiohttp" \

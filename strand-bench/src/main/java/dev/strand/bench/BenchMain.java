@@ -120,6 +120,11 @@ public final class BenchMain implements Callable<Integer> {
       + "spec, e.g. rtt=20ms,rate=200mbit (keys rtt, rate, jitter). HTTP/3 scenarios are not run through it.")
   String link;
 
+  @Option(names = "--client-heap", paramLabel = "SIZE", description = "Start every Java client JVM with a heap of "
+      + "SIZE, touched at start (-Xms SIZE -XX:+AlwaysPreTouch). For large bodies: a fresh JVM's heap grows by pages "
+      + "the kernel has to zero, which a long-running service paid long ago. Default: the JVM's own sizing.")
+  String clientHeap;
+
   @Option(names = "--warmup", paramLabel = "S", description = "Warm-up seconds at the start of each JVM. Default 10; doubled for HTTP/2 scenarios.")
   Double warmup;
 
@@ -389,6 +394,9 @@ public final class BenchMain implements Callable<Integer> {
     if (concurrency.stream().anyMatch(c -> c < 1) || batches < 1 || duration <= 0 || repeat < 1) {
       return "concurrency, batches, duration and repeat must be positive";
     }
+    if (clientHeap != null && !clientHeap.matches("[1-9][0-9]*[kKmMgG]?")) {
+      return "--client-heap takes a JVM heap size such as 1g or 512m, not \"" + clientHeap + "\"";
+    }
     return null;
   }
 
@@ -407,6 +415,10 @@ public final class BenchMain implements Callable<Integer> {
       notes.add("--repeat " + repeat + ": every client ran " + repeat + " times, each in a fresh JVM, the clients' "
           + "order reversed every other run. A cell's req/s, CPU and latency are medians over the runs; its range "
           + "spans the runs' medians.");
+    }
+    if (clientHeap != null) {
+      notes.add("--client-heap " + clientHeap + ": every Java client JVM started with -Xms" + clientHeap
+          + " -XX:+AlwaysPreTouch, its heap's pages touched before the first request.");
     }
     if (scale && Scale.http1Note() != null && scenarios.contains(Scale.HTTP1)) {
       notes.add(Scale.http1Note());
@@ -715,6 +727,9 @@ public final class BenchMain implements Callable<Integer> {
     Duration budget = secs(warmup + levels.size() * (rewarm + batches * duration + timeout + 10) + 60);
     Clients.Entry entry = Clients.get(client);
     List<String> jvmArgs = new ArrayList<>(forwardedProperties());
+    if (clientHeap != null) {
+      jvmArgs.addAll(List.of("-Xms" + clientHeap, "-XX:+AlwaysPreTouch"));
+    }
     jvmArgs.addAll(entry.jvmArgs());
     Children.Outcome o = Children.run(Children.java(jvmArgs, Children.classpath(entry.extraLib()), ClientRunner.class, args), budget,
         progress::update, logs.resolve(client + "-" + Report.slug(scenario) + logSuffix + ".log"));

@@ -73,11 +73,7 @@ public final class ClientRunner {
       out.println(RESULT + json.writeValueAsString(cell));
       out.flush();
     }
-    System.out.flush();
-    System.err.flush();
-    // Results are out. Some clients leave non-daemon threads or slow shutdown hooks behind (a default-built
-    // client still waiting on /never, say): halt rather than wait for them.
-    Runtime.getRuntime().halt(0);
+    ChildExit.halt();
   }
 
   static Cell runLevel(String name, String kind, String scenario, ClientSpec spec, Duration warm, Duration each,

@@ -73,9 +73,7 @@ public final class FlinkBench {
             cell = Cell.failed(name, "java", "flink " + url.getPath(), parallelism * capacity, LoadLoop.describe(t));
         }
         System.out.println("RESULT " + new ObjectMapper().writeValueAsString(cell));
-        System.out.flush();
-        System.err.flush();
-        Runtime.getRuntime().halt(0);
+        ChildExit.halt();
     }
 
     private static StrandAsyncFunction<Long, Integer> strandFunction(URI url, HttpSettings.Builder settings) {
