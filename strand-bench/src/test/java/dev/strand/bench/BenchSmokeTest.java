@@ -183,4 +183,29 @@ class BenchSmokeTest {
         "--clients", "nope", "--out", dir.toString());
     assertEquals(2, code);
   }
+
+  @Test
+  @Timeout(120)
+  void clientHeapReachesEveryClientJvmAndTheReport(@TempDir Path dir) throws Exception {
+    // A heap larger than the JVM's maximum makes the child refuse to start: proof the option reached it.
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int code = BenchMain.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        "--clients", "fake", "--client-heap", "100000g", "--concurrency", "1", "--scenario", "/small",
+        "--warmup", "0.1", "--duration", "0.2", "--batches", "1", "--no-defaults", "--out", dir.toString());
+    assertEquals(0, code, out.toString(StandardCharsets.UTF_8));
+    Cell fake = Report.read(dir.resolve("results.json")).find("fake", "/small", 1);
+    assertEquals("failed", fake.status(), String.valueOf(fake));
+    assertTrue(Files.readString(dir.resolve("report.md")).contains("-Xms100000g -XX:+AlwaysPreTouch"));
+  }
+
+  @Test
+  void clientHeapMustBeAHeapSize(@TempDir Path dir) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = BenchMain.run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8),
+        "--clients", "fake", "--client-heap", "1 gig", "--out", dir.toString());
+    assertEquals(2, code);
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("--client-heap takes a JVM heap size"), err.toString());
+  }
 }
