@@ -400,6 +400,11 @@ public final class BenchMain implements Callable<Integer> {
     return null;
   }
 
+  /** The JVM options {@code --client-heap} gives every Java client, or none. */
+  private List<String> clientHeapOptions() {
+    return clientHeap == null ? List.of() : List.of("-Xms" + clientHeap, "-XX:+AlwaysPreTouch");
+  }
+
   /** The report's notes on how this run measures, before anything ran. */
   private List<String> methodNotes() {
     List<String> notes = new ArrayList<>();
@@ -417,8 +422,8 @@ public final class BenchMain implements Callable<Integer> {
           + "spans the runs' medians.");
     }
     if (clientHeap != null) {
-      notes.add("--client-heap " + clientHeap + ": every Java client JVM started with -Xms" + clientHeap
-          + " -XX:+AlwaysPreTouch, its heap's pages touched before the first request.");
+      notes.add("--client-heap " + clientHeap + ": every Java client JVM started with "
+          + String.join(" ", clientHeapOptions()) + ", its heap's pages touched before the first request.");
     }
     if (scale && Scale.http1Note() != null && scenarios.contains(Scale.HTTP1)) {
       notes.add(Scale.http1Note());
@@ -727,9 +732,7 @@ public final class BenchMain implements Callable<Integer> {
     Duration budget = secs(warmup + levels.size() * (rewarm + batches * duration + timeout + 10) + 60);
     Clients.Entry entry = Clients.get(client);
     List<String> jvmArgs = new ArrayList<>(forwardedProperties());
-    if (clientHeap != null) {
-      jvmArgs.addAll(List.of("-Xms" + clientHeap, "-XX:+AlwaysPreTouch"));
-    }
+    jvmArgs.addAll(clientHeapOptions());
     jvmArgs.addAll(entry.jvmArgs());
     Children.Outcome o = Children.run(Children.java(jvmArgs, Children.classpath(entry.extraLib()), ClientRunner.class, args), budget,
         progress::update, logs.resolve(client + "-" + Report.slug(scenario) + logSuffix + ".log"));
