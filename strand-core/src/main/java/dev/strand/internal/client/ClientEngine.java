@@ -17,6 +17,7 @@ import dev.strand.internal.events.ListenerGuard;
 import dev.strand.spi.ResponseBody;
 import dev.strand.spi.StreamingResponses;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -33,8 +34,9 @@ import java.util.function.Function;
  * <p>A call runs {@link RequestDefaults} once, starts its deadline if it has one, then a chain of
  * links, outermost first: application interceptors, auth, redirects, retries, cookies, decompression,
  * network interceptors, hooks, transport. Links a client does not use (no auth, redirects off, no
- * hooks...) are left out of its chain when it is built. A WebSocket handshake takes a chain of its
- * own, built per socket, that ends in {@link WebSocketLink}.
+ * hooks...) are left out of its chain when it is built. Cookies, decompression and hooks are
+ * {@link HopStep}s: next to each other they run as one link, in one future stage. A WebSocket handshake
+ * takes a chain of its own, built per socket, that ends in {@link WebSocketLink}.
  */
 public final class ClientEngine {
   /** The default {@link dev.strand.Client.Builder#interceptorExecutor}: a virtual thread per task. */
@@ -59,25 +61,30 @@ public final class ClientEngine {
     this.jar = jar;
     this.listener = config.eventListener() == null ? null : new ListenerGuard(config.eventListener());
     this.retryBudget = new RetryBudget(config.retryBudgetRatio(), config.retryBudgetMinPerSecond(), System::nanoTime);
-    this.chain = chain(new TransportLink(config.transport()), false);
+    this.chain = chain(steps -> new TransportLink(config.transport(), steps), false);
   }
 
   /**
-   * The links this client uses in front of {@code last}. A WebSocket handshake skips decompression
-   * (it has no body), redirects (a WebSocket is opened where it was asked for, as the JDK does) and
-   * retries (a listener may already have seen the socket).
+   * The links this client uses in front of the last one, which {@code last} makes given the hop steps next to it.
+   * A WebSocket handshake skips decompression (it has no body), redirects (a WebSocket is opened where it was asked
+   * for, as the JDK does) and retries (a listener may already have seen the socket).
    */
-  private Link chain(Link last, boolean webSocket) {
-    Link link = last;
-    if (!config.requestHooks().isEmpty() || !config.responseHooks().isEmpty()) {
-      link = new HookLink(config.requestHooks(), config.responseHooks(), link);
-    }
-    link = interceptors(config.networkInterceptors(), link);
-    if (config.decompress() && !webSocket) {
-      link = new DecompressLink(link);
-    }
+  private Link chain(Function<HopSteps, Link> last, boolean webSocket) {
+    List<HopStep> steps = new ArrayList<>(3); // outermost first
     if (jar != null) {
-      link = new CookieLink(jar, link);
+      steps.add(new CookieStep(jar));
+    }
+    if (config.decompress() && !webSocket) {
+      steps.add(new DecompressStep());
+    }
+    List<HopStep> hooks = config.requestHooks().isEmpty() && config.responseHooks().isEmpty() ? List.of()
+        : List.of(new HookStep(config.requestHooks(), config.responseHooks()));
+    Link link;
+    if (config.networkInterceptors().isEmpty()) {
+      steps.addAll(hooks);
+      link = last.apply(new HopSteps(steps));
+    } else { // the network interceptors see the request with cookies, the response still encoded
+      link = StepsLink.of(new HopSteps(steps), interceptors(config.networkInterceptors(), last.apply(new HopSteps(hooks))));
     }
     if (!webSocket) { // always: a request may bring its own policy
       link = new RetryLink(config.retryPolicy(), retryBudget, link);
@@ -210,7 +217,7 @@ public final class ClientEngine {
     Call call = new Call(config.interceptorExecutor());
     CallFuture<WebSocket> result = new CallFuture<>(call);
     WebSocketLink last = new WebSocketLink(config.transport(), listener, config.webSocketMaxMessageSize());
-    start(call, request, chain(last, true), result).whenComplete((head, error) -> {
+    start(call, request, chain(steps -> StepsLink.of(steps, last), true), result).whenComplete((head, error) -> {
       if (error == null) {
         call.end(); // the handshake is the call; the socket lives on
       }

@@ -11,24 +11,36 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
-/** The last link: hands the request to the transport, and holds its future for cancellation. */
+/**
+ * The last link: runs the hop steps next to it ({@link HopSteps}), hands the request to the transport, and holds
+ * its future for cancellation. The steps' inbound sides run in the one stage that also words a transport's failure.
+ */
 final class TransportLink implements Link {
   private final Transport transport;
+  private final HopSteps steps;
 
-  TransportLink(Transport transport) {
+  TransportLink(Transport transport, HopSteps steps) {
     this.transport = transport;
+    this.steps = steps;
   }
 
   @Override
   public CompletableFuture<StreamingResponse> proceed(Call call, Request request) {
+    Request sent;
+    try {
+      sent = steps.outbound(call, request);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
     if (call.isCancelled()) {
       return CompletableFuture.failedFuture(new CancellationException("call cancelled"));
     }
     call.hopStartNanos = System.nanoTime();
-    if (request.uploadProgress() != null || request.downloadProgress() != null || request.maxBytesPerSecond() > 0) {
-      return metered(call, request);
+    if (sent.uploadProgress() != null || sent.downloadProgress() != null || sent.maxBytesPerSecond() > 0) {
+      // The steps see the metered body, as a link above this one would.
+      return metered(call, sent).thenApply(r -> steps.inbound(call, sent, r));
     }
-    return send(call, request);
+    return send(call, sent, steps);
   }
 
   /**
@@ -45,7 +57,7 @@ final class TransportLink implements Link {
       sent = request.toBuilder().body(new MeteredRequestBody(request.body(), upload, throttle)).build();
     }
     ProgressReporter uploaded = upload;
-    return send(call, sent).thenCompose(r -> {
+    return send(call, sent, HopSteps.NONE).thenCompose(r -> {
       ProgressReporter download = request.downloadProgress() == null ? null
           : new ProgressReporter(request.downloadProgress());
       MeteredBody body = new MeteredBody(StreamingResponses.body(r), request, download,
@@ -57,7 +69,7 @@ final class TransportLink implements Link {
     });
   }
 
-  private CompletableFuture<StreamingResponse> send(Call call, Request request) {
+  private CompletableFuture<StreamingResponse> send(Call call, Request request, HopSteps steps) {
     CompletableFuture<StreamingResponse> future;
     try {
       future = transport.send(request);
@@ -70,19 +82,18 @@ final class TransportLink implements Link {
     }
     call.inFlight(future);
     CallEvents events = call.events;
-    if (events != null) {
-      // One stage both counts the body for the listener and words a failure.
-      return future.handle((r, e) -> {
-        if (e != null) {
-          throw new CompletionException(wrap(e, request));
-        }
-        return StreamingResponses.withBody(r, r.headers(), new ObservedBody(StreamingResponses.body(r), events));
-      });
-    }
-    if (future.isDone() && !future.isCompletedExceptionally()) {
+    if (events == null && steps.isEmpty() && future.isDone() && !future.isCompletedExceptionally()) {
       return future;
     }
-    return future.exceptionallyCompose(e -> CompletableFuture.failedFuture(wrap(e, request)));
+    // One stage words a failure, counts the body for the listener and runs the steps.
+    return future.handle((r, e) -> {
+      if (e != null) {
+        throw new CompletionException(wrap(e, request));
+      }
+      StreamingResponse head = events == null ? r
+          : StreamingResponses.withBody(r, r.headers(), new ObservedBody(StreamingResponses.body(r), events));
+      return steps.inbound(call, request, head);
+    });
   }
 
   /** Transports fail with HttpExceptions; anything else is a transport bug or a raw I/O error. */
