@@ -170,7 +170,7 @@ public final class Http2Connection extends NettyConnection {
     }
 
     @Override
-    protected boolean isServer() {
+    public boolean isServer() {
       return false;
     }
   }
