@@ -214,15 +214,24 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
     future.completeExceptionally(ErrorMapper.connect(cause, request, origin));
   }
 
-  /** Called after the pool put this exchange in line behind a full pool. */
+  /**
+   * Called after the pool put this exchange in line behind a full pool. A connection released meanwhile may
+   * already have been handed to it, on another thread: then the timer is not armed, or cancelled as soon as
+   * armed ({@link #onConnection} sets the connection before it looks for a timer to cancel), rather than left
+   * in the event loop's queue for the whole pool timeout.
+   */
   public void armPoolTimer() {
-    if (poolTimeoutNanos > 0 && !future.isDone()) {
+    if (poolTimeoutNanos > 0 && !future.isDone() && connection == null) {
       Origin key = poolOrigin;
-      poolTimer = engine.timers().next().schedule(() -> {
+      ScheduledFuture<?> timer = engine.timers().next().schedule(() -> {
         if (poolOrigin == key && engine.pool().cancel(key, this)) {
           future.completeExceptionally(ErrorMapper.poolTimeout(request, poolTimeoutNanos, origin));
         }
       }, poolTimeoutNanos, TimeUnit.NANOSECONDS);
+      poolTimer = timer;
+      if (connection != null) {
+        timer.cancel(false);
+      }
     }
   }
 
