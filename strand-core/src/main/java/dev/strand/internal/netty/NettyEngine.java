@@ -123,16 +123,15 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     if (!proxied && !sharable) {
       return first.future;
     }
-    FollowUps followUps = new FollowUps(first.future);
-    return followUps.then(first.future.thenCompose(r -> {
+    return new FollowUps(first.future, (r, followUps) -> {
       if (r.status() == 421 && first.isCoalesced()) {
         return misdirected(request, origin, r, again -> followUps.track(sendOnce(again, origin)));
       }
       if (r.status() == 407 && proxied) {
         return forwardedChallenge(request, origin, r, again -> followUps.track(sendOnce(again, origin)));
       }
-      return CompletableFuture.completedFuture(r);
-    }));
+      return null;
+    });
   }
 
   /**
