@@ -38,7 +38,8 @@ final class TransportLink implements Link {
     call.hopStartNanos = System.nanoTime();
     if (sent.uploadProgress() != null || sent.downloadProgress() != null || sent.maxBytesPerSecond() > 0) {
       // The steps see the metered body, as a link above this one would.
-      return metered(call, sent).thenApply(r -> steps.inbound(call, sent, r));
+      CompletableFuture<StreamingResponse> metered = metered(call, sent);
+      return steps.isEmpty() ? metered : metered.thenApply(r -> steps.inbound(call, sent, r));
     }
     return send(call, sent, steps);
   }

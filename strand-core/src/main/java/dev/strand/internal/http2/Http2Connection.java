@@ -159,7 +159,7 @@ public final class Http2Connection extends NettyConnection {
    * Netty's client frame codec, with the window shared evenly among the streams that have DATA to send
    * ({@link UniformStreamByteDistributor}) in place of its default, which keeps a priority tree: RFC 9113
    * deprecates stream priorities, Strand sends none, and the tree's state is about 110 bytes a stream
-   * against the even share's 24.
+   * against the even share's 32.
    */
   private static final class CodecBuilder extends Http2FrameCodecBuilder {
     CodecBuilder() {
