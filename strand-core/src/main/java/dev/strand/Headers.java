@@ -248,6 +248,12 @@ public final class Headers implements Iterable<Map.Entry<String, String>> {
 
     /** Adds every field of {@code headers}. */
     public Builder addAll(Headers headers) {
+      if (size == 0 && !headers.isEmpty()) { // nothing of its own yet: share theirs, as toBuilder does
+        namesAndValues = headers.namesAndValues;
+        size = headers.size;
+        source = headers;
+        return this;
+      }
       headers.forEach(this::add);
       return this;
     }

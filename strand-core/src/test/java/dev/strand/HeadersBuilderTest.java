@@ -38,4 +38,25 @@ class HeadersBuilderTest {
     assertEquals("*/*", set.first("Accept"));
     assertEquals("text/plain", original.first("Accept"));
   }
+
+  @Test
+  void allAddedToAnEmptyBuilderAreSharedUntilItChanges() {
+    Headers.Builder b = Headers.builder().addAll(original);
+    assertSame(original, b.build());
+    Headers changed = b.add("X-Extra", "1").set("Accept", "*/*").build();
+    assertEquals(List.of("X-Trace", "a", "X-Trace", "b", "X-Extra", "1", "Accept", "*/*"), flat(changed));
+    assertEquals(List.of("Accept", "text/plain", "X-Trace", "a", "X-Trace", "b"), flat(original));
+    // Added to a builder with fields of its own, they are appended.
+    Headers appended = Headers.builder().add("Host", "h").addAll(original).build();
+    assertEquals(List.of("Host", "h", "Accept", "text/plain", "X-Trace", "a", "X-Trace", "b"), flat(appended));
+  }
+
+  private static List<String> flat(Headers h) {
+    List<String> out = new java.util.ArrayList<>();
+    h.forEach((n, v) -> {
+      out.add(n);
+      out.add(v);
+    });
+    return out;
+  }
 }

@@ -91,7 +91,9 @@ public final class ClientRunner {
       loop.run(warm);
       m = loop.measure(batches, each, b -> progress(name, scenario, c, "batch " + b + "/" + batches));
       // After the timed batches, so the collections it forces are not in them; every request is still in flight.
-      held = memory ? idle.to(Memory.Reading.now(), c) : null;
+      // The server's count first: the full collections of the reading stall the client, not the server.
+      int atServer = memory && statsBase != null ? ServerStats.held(statsBase) : -1;
+      held = memory ? idle.to(Memory.Reading.now(), c, atServer) : null;
       if (!loop.stop(spec.timeout().plusSeconds(5))) {
         progress(name, scenario, c, "some requests did not return within the timeout");
       }

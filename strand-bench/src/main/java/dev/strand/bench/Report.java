@@ -244,9 +244,13 @@ public final class Report {
     }
     double d = Results.delaySeconds(scenario);
     s.append("Memory per request in flight: growth from before the load to the end of the batches, every request "
-        + "still in flight; heap and direct after a full GC (JVMs), resident set for every process. KiB:\n\n");
-    s.append("| client | c | heap | direct | heap + direct | resident set |").append(d > 0 ? " req/s ÷ ideal |" : "")
-        .append("\n|---|---:|---:|---:|---:|---:|").append(d > 0 ? "---:|" : "").append("\n");
+        + "still in flight; heap and direct after a full GC (JVMs), resident set for every process. KiB per request "
+        + "the caller has in flight (c), then per request the server had in hand at that moment (its `/delay` "
+        + "holding the response): an open connection on HTTP/1.1, an open stream on HTTP/2. A client that queues "
+        + "requests of its own rather than sending them has fewer at the server than in flight:\n\n");
+    s.append("| client | c | heap | direct | heap + direct | resident set | at the server | heap + direct per request "
+        + "there | resident set per request there |").append(d > 0 ? " req/s ÷ ideal |" : "")
+        .append("\n|---|---:|---:|---:|---:|---:|---:|---:|---:|").append(d > 0 ? "---:|" : "").append("\n");
     for (Cell c : cells) {
       Memory m = c.memory();
       boolean jvm = m.heapBytes() >= 0;
@@ -254,7 +258,11 @@ public final class Report {
           .append(" | ").append(jvm ? kib(m.heapBytes() / (double) m.inFlight()) : "—")
           .append(" | ").append(jvm ? kib(m.directBytes() / (double) m.inFlight()) : "—")
           .append(" | ").append(jvm ? kib(m.liveBytesPerRequest()) : "—")
-          .append(" | ").append(kib(m.rssBytesPerRequest())).append(" |");
+          .append(" | ").append(kib(m.rssBytesPerRequest()))
+          .append(" | ").append(m.atServer() > 0 ? String.format(Locale.ROOT, "%,d", m.atServer()) : "—")
+          .append(" | ").append(m.liveBytesPerServerRequest() != null ? kib(m.liveBytesPerServerRequest()) : "—")
+          .append(" | ").append(m.rssBytesPerServerRequest() != null ? kib(m.rssBytesPerServerRequest()) : "—")
+          .append(" |");
       if (d > 0) {
         s.append(" ").append(ratio(c.rps(), c.concurrency() / d)).append(" |");
       }

@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 public final class ServerStats {
 
   private static final Pattern ACCEPTED = Pattern.compile("\"accepted\"\\s*:\\s*(\\d+)");
+  private static final Pattern HELD = Pattern.compile("\"held\"\\s*:\\s*(\\d+)");
 
   // Trusts the bench CA, for reading /stats of the HTTPS server; null until a TLS scenario sets it.
   private static volatile javax.net.ssl.SSLSocketFactory tls;
@@ -33,11 +34,21 @@ public final class ServerStats {
   /** The server's accepted-connections counter (this read's own connection included), or -1 if unknown. */
   public static long accepted(URI base) {
     // One retry: on a saturated machine a read can time out; a second failure means "unknown", not a guess.
-    long n = readAccepted(base);
-    return n >= 0 ? n : readAccepted(base);
+    long n = read(base, ACCEPTED);
+    return n >= 0 ? n : read(base, ACCEPTED);
   }
 
-  private static long readAccepted(URI base) {
+  /**
+   * The requests the server has in hand at this moment (responses its {@code /delay} holds back), or -1 if
+   * unknown. Costs one accepted connection, as {@link #accepted} does.
+   */
+  public static int held(URI base) {
+    long n = read(base, HELD);
+    return (int) (n >= 0 ? n : read(base, HELD));
+  }
+
+  /** The number {@code field} finds in the server's {@code /stats}, or -1. */
+  private static long read(URI base, Pattern field) {
     boolean https = "https".equals(base.getScheme());
     if (https && tls == null) {
       return -1;
@@ -58,7 +69,7 @@ public final class ServerStats {
       if (!text.startsWith("HTTP/1.1 200")) {
         return -1;
       }
-      Matcher m = ACCEPTED.matcher(text);
+      Matcher m = field.matcher(text);
       return m.find() ? Long.parseLong(m.group(1)) : -1;
     } catch (IOException | RuntimeException e) {
       return -1;

@@ -230,14 +230,17 @@ public final class Targets {
 
   /**
    * Beyond 500 in flight on a {@code /delay} server (the seeds' 1,000, the scale preset's 100,000 streams and
-   * 30,000 connections): strand's rate against the ideal, and, where memory was measured, its memory per
-   * request in flight against the most frugal Java peer that measured the same cell.
+   * 30,000 connections): strand's rate against the ideal, and, where memory was measured, its memory against
+   * the most frugal Java peer that measured the same cell: per request the caller has in flight, and per request
+   * the server had in hand (per open connection or stream carrying one), each its own verdict.
    */
   private static void atScale(Results r, List<Verdict> out) {
     List<String> rateOk = new ArrayList<>();
     List<String> rateBad = new ArrayList<>();
     List<String> memoryOk = new ArrayList<>();
     List<String> memoryBad = new ArrayList<>();
+    List<String> servedOk = new ArrayList<>();
+    List<String> servedBad = new ArrayList<>();
     for (String scenario : r.meta().scenarios()) {
       double d = Results.delaySeconds(scenario);
       if (d <= 0) {
@@ -250,21 +253,31 @@ public final class Targets {
         }
         double ratio = s.rps() / (c / d);
         (ratio >= 0.9 ? rateOk : rateBad).add(String.format("%s c=%d %.2f×", scenario, c, ratio));
-        Double mine = s.memory() == null ? null : s.memory().liveBytesPerRequest();
-        Cell frugal = r.cells().stream()
-            .filter(x -> x.scenario().equals(scenario) && x.concurrency() == c && x.kind().equals("java")
-                && !x.client().startsWith("strand") && x.measured() && x.memory() != null)
-            .min(Comparator.comparingDouble(x -> x.memory().liveBytesPerRequest())).orElse(null);
-        if (mine != null && frugal != null) {
-          double theirs = frugal.memory().liveBytesPerRequest();
-          (mine <= theirs ? memoryOk : memoryBad).add(String.format("%s c=%d %.1f KiB vs %s %.1f KiB", scenario, c,
-              mine / 1024, frugal.client(), theirs / 1024));
-        }
+        compareMemory(r, s, Memory::liveBytesPerRequest, memoryOk, memoryBad);
+        compareMemory(r, s, Memory::liveBytesPerServerRequest, servedOk, servedBad);
       }
     }
     out.add(verdict("strand ≥ 0.9× ideal on /delay beyond 500 in flight", rateOk, rateBad));
     out.add(verdict("strand's heap + direct memory per request in flight ≤ the most frugal Java peer's, beyond 500",
         memoryOk, memoryBad));
+    out.add(verdict("strand's heap + direct memory per request at the server (open connection or stream) ≤ the most "
+        + "frugal Java peer's, beyond 500", servedOk, servedBad));
+  }
+
+  /** Strand's cell {@code s} against the Java peer of the same cell with the least memory by {@code perRequest}. */
+  private static void compareMemory(Results r, Cell s, java.util.function.Function<Memory, Double> perRequest,
+      List<String> ok, List<String> bad) {
+    Double mine = s.memory() == null ? null : perRequest.apply(s.memory());
+    Cell frugal = r.cells().stream()
+        .filter(x -> x.scenario().equals(s.scenario()) && x.concurrency() == s.concurrency()
+            && x.kind().equals("java") && !x.client().startsWith("strand") && x.measured() && x.memory() != null
+            && perRequest.apply(x.memory()) != null)
+        .min(Comparator.comparingDouble(x -> perRequest.apply(x.memory()))).orElse(null);
+    if (mine != null && frugal != null) {
+      double theirs = perRequest.apply(frugal.memory());
+      (mine <= theirs ? ok : bad).add(String.format(java.util.Locale.ROOT, "%s c=%d %.2f KiB vs %s %.2f KiB", s.scenario(), s.concurrency(),
+          mine / 1024, frugal.client(), theirs / 1024));
+    }
   }
 
   private static Verdict verdict(String target, List<String> ok, List<String> bad) {

@@ -16,13 +16,14 @@ import time
 import urllib.request
 
 
-def stats_accepted(base):
+def stats(base, field):
+    """A number from the testkit server's /stats: "accepted" connections, or the requests it has "held"."""
     if not base:
         return -1
     try:
         req = urllib.request.Request(base.rstrip("/") + "/stats", headers={"Connection": "close"})
         with urllib.request.urlopen(req, timeout=2) as r:
-            return int(json.loads(r.read())["accepted"])
+            return int(json.loads(r.read())[field])
     except Exception:
         return -1
 
@@ -70,6 +71,7 @@ class Load:
         self.lock = threading.Lock()
         self.rss_idle = resident() if a.memory else None
         self.rss_held = None
+        self.at_server = -1
 
     def record(self, t0, status, length, error):
         good = error is None and status == 200 and length == self.a.expect_bytes
@@ -103,6 +105,7 @@ class Load:
         self.cpu = time.process_time() - cpu0
         if a.memory:
             # After the timed batches, with every lane's request still in flight.
+            self.at_server = stats(a.stats_url, "held")
             self.rss_held = resident() - self.rss_idle
         self.rps, self.ok_total, self.err_total = rps, ok_total, err_total
         self.stop = True
@@ -186,7 +189,8 @@ def thread_level(a, conc, warm):
 
 def level(a, conc, warm):
     load = thread_level(a, conc, warm) if a.client == "requests" else asyncio.run(async_level(a, conc, warm))
-    return load.rps, load.ok_total, load.err_total, load.err, load.first, load.cpu, sorted(load.lat), load.rss_held
+    return (load.rps, load.ok_total, load.err_total, load.err, load.first, load.cpu, sorted(load.lat),
+            (load.rss_held, load.at_server))
 
 
 def main():
@@ -205,13 +209,13 @@ def main():
     a = p.parse_args()
     first = True
     for conc in [int(x) for x in a.levels.split(",")]:
-        before = stats_accepted(a.stats_url)
+        before = stats(a.stats_url, "accepted")
         try:
             rps, ok, err_timed, err_all, first_err, cpu, lat, held = level(a, conc, a.warmup if first else a.rewarm)
         except Exception as e:  # noqa: BLE001
             rps, ok, err_timed, err_all, first_err, cpu, lat, held = [], 0, 0, 0, "%s: %s" % (type(e).__name__, e), 0, [], None
         first = False
-        after = stats_accepted(a.stats_url)
+        after = stats(a.stats_url, "accepted")
         conns = after - before - 1 if before >= 0 and after >= 0 else None
         srt = sorted(rps)
         n = len(srt)
@@ -230,8 +234,9 @@ def main():
                     "errors": err_all, "cpuUsPerRequest": cpu * 1e6 / (ok + err_timed),
                     "p50Ms": p50 * 1000 if p50 is not None else None,
                     "p99Ms": p99 * 1000 if p99 is not None else None, "connections": conns}
-            if held is not None:
-                cell["memory"] = {"inFlight": conc, "heapBytes": -1, "directBytes": -1, "rssBytes": held}
+            if held is not None and held[0] is not None:
+                cell["memory"] = {"inFlight": conc, "atServer": max(0, held[1]), "heapBytes": -1, "directBytes": -1,
+                                  "rssBytes": held[0]}
         print("RESULT " + json.dumps(cell), flush=True)
 
 

@@ -45,6 +45,7 @@ final class BasicEndpoints {
     static final Exchange STATS = Exchange.of(c -> c.sendJson(new Json().beginObject()
             .name("accepted").value(c.stats().accepted())
             .name("open").value(c.stats().open())
+            .name("held").value(c.stats().held())
             .endObject()));
 
     static final Exchange COOKIES = Exchange.of(c -> {

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counts accepted and open connections and completed TLS handshakes; one shared instance sits first in every
- * child pipeline. It also holds the server's other shared state, the {@link IdempotencyLedger}.
+ * Counts accepted and open connections, completed TLS handshakes and the responses {@code /delay} is holding
+ * back; one shared instance sits first in every child pipeline. It also holds the server's other shared state, the {@link IdempotencyLedger}.
  */
 @ChannelHandler.Sharable
 final class ConnectionStats extends ChannelInboundHandlerAdapter {
@@ -16,6 +16,8 @@ final class ConnectionStats extends ChannelInboundHandlerAdapter {
     private final LongAdder accepted = new LongAdder();
     private final AtomicInteger open = new AtomicInteger();
     private final LongAdder tlsHandshakes = new LongAdder();
+    /** Requests whose response a {@code /delay} is holding back: the requests this server has in hand. */
+    private final AtomicInteger held = new AtomicInteger();
     private final IdempotencyLedger idempotency = new IdempotencyLedger();
 
     @Override
@@ -37,6 +39,18 @@ final class ConnectionStats extends ChannelInboundHandlerAdapter {
 
     int open() {
         return open.get();
+    }
+
+    void holding() {
+        held.incrementAndGet();
+    }
+
+    void released() {
+        held.decrementAndGet();
+    }
+
+    int held() {
+        return held.get();
     }
 
     void tlsHandshakeCompleted() {

@@ -33,13 +33,17 @@ final class TimedEndpoints {
 
         @Override
         void onRequestComplete(HttpConnection c) {
-            timer = c.ctx().executor().schedule(() -> BasicEndpoints.sendSmall(c), millis, TimeUnit.MILLISECONDS);
+            c.stats().holding();
+            timer = c.ctx().executor().schedule(() -> {
+                c.stats().released();
+                BasicEndpoints.sendSmall(c);
+            }, millis, TimeUnit.MILLISECONDS);
         }
 
         @Override
         void onClose(HttpConnection c) {
-            if (timer != null) {
-                timer.cancel(false);
+            if (timer != null && timer.cancel(false)) {
+                c.stats().released();
             }
         }
     }

@@ -330,7 +330,28 @@ class EndpointsTest {
     @Test
     void stats() throws Exception {
         String json = new String(get("/stats").body(), StandardCharsets.UTF_8);
-        assertTrue(json.matches("\\{\"accepted\": \\d+, \"open\": \\d+}"), json);
+        assertTrue(json.matches("\\{\"accepted\": \\d+, \"open\": \\d+, \"held\": \\d+}"), json);
+    }
+
+    /** {@code held} counts the responses a {@code /delay} holds back: up while one waits, down once it is sent. */
+    @Test
+    void statsCountTheResponsesADelayHolds() throws Exception {
+        int before = held();
+        var pending = client.sendAsync(request("/delay/1500").build(), BodyHandlers.ofByteArray());
+        long end = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+        int during = held();
+        while (during == before && System.nanoTime() < end) {
+            Thread.sleep(10);
+            during = held();
+        }
+        assertEquals(before + 1, during);
+        assertEquals(200, pending.get().statusCode());
+        assertEquals(before, held());
+    }
+
+    private static int held() throws Exception {
+        String json = new String(get("/stats").body(), StandardCharsets.UTF_8);
+        return Integer.parseInt(json.replaceAll(".*\"held\": (\\d+).*", "$1"));
     }
 
     @Test

@@ -59,38 +59,49 @@ final class Call {
   @SuppressWarnings("unused")
   private volatile boolean ended;
 
-  private long deadlineNanos;
-  private ScheduledFuture<?> deadlineTimer;
-  private volatile CallTimeoutException expired;
+  /** The call's total time limit, or {@code null} for a call without one (most): apart, so those carry no fields for it. */
+  private Deadline deadline;
+
+  private static final class Deadline {
+    final long atNanos;
+    ScheduledFuture<?> timer;
+    volatile CallTimeoutException expired;
+
+    Deadline(long atNanos) {
+      this.atNanos = atNanos;
+    }
+  }
 
   /**
    * Starts the call's clock ({@link dev.strand.Timeout#call()}): when {@code limit} has passed, {@code onExpiry}
    * gets the exception and the call is cancelled, which releases whatever it holds.
    */
   void deadline(Duration limit, Request request, java.util.function.Consumer<CallTimeoutException> onExpiry) {
-    deadlineNanos = System.nanoTime() + limit.toNanos();
-    deadlineTimer = Timers.schedule(limit, () -> {
+    Deadline d = new Deadline(System.nanoTime() + limit.toNanos());
+    d.timer = Timers.schedule(limit, () -> {
       CallTimeoutException e = new CallTimeoutException("call exceeded its total time limit of "
           + seconds(limit) + " (Timeout.call) " + (body == null ? "before the response arrived" : "while reading the body")
           + " (" + request + ")", request);
-      expired = e;
+      d.expired = e;
       onExpiry.accept(e);
       cancel();
     });
+    deadline = d;
   }
 
   boolean hasDeadline() {
-    return deadlineTimer != null;
+    return deadline != null;
   }
 
   /** Whether waiting {@code wait} from now would pass the deadline. */
   boolean wouldExpire(Duration wait) {
-    return deadlineTimer != null && System.nanoTime() + wait.toNanos() - deadlineNanos >= 0;
+    return deadline != null && System.nanoTime() + wait.toNanos() - deadline.atNanos >= 0;
   }
 
   /** The deadline's exception once it has passed, else {@code null}. */
   CallTimeoutException expired() {
-    return expired;
+    Deadline d = deadline;
+    return d == null ? null : d.expired;
   }
 
   /** The call succeeded and its body was read or closed: the deadline stops, the listener hears callEnd (once). */
@@ -111,7 +122,8 @@ final class Call {
 
   /** The call is over (its body read or closed, or its future done): the deadline no longer applies. */
   void disarm() {
-    ScheduledFuture<?> t = deadlineTimer;
+    Deadline d = deadline;
+    ScheduledFuture<?> t = d == null ? null : d.timer;
     if (t != null) {
       t.cancel(false);
     }

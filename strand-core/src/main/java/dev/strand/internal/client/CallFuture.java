@@ -7,8 +7,8 @@ import java.util.concurrent.CompletableFuture;
  * aborts the exchange in flight, because futures derived with {@code thenCompose} do not pass
  * cancellation back to their source.
  */
-final class CallFuture<T> extends CompletableFuture<T> {
-  private final Call call;
+class CallFuture<T> extends CompletableFuture<T> {
+  final Call call;
 
   CallFuture(Call call) {
     this.call = call;

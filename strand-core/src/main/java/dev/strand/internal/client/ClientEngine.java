@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -127,13 +128,30 @@ public final class ClientEngine {
   /** {@link #send(Request)}, the application interceptors going on in {@code interceptorThread}. */
   public CompletableFuture<Response> send(Request request, Executor interceptorThread) {
     Call call = new Call(interceptorThread);
-    CallFuture<Response> result = new CallFuture<>(call);
-    start(call, request, chain, result).whenComplete((r, error) -> {
+    WholeResponse result = new WholeResponse(call, request);
+    start(call, request, chain, result).whenComplete(result);
+    return result;
+  }
+
+  /**
+   * The caller's future of a whole response, and what reads its body once the head arrives: one object for
+   * both, as many of them wait as there are calls in flight.
+   */
+  private final class WholeResponse extends CallFuture<Response> implements BiConsumer<StreamingResponse, Throwable> {
+    private final Request request;
+
+    WholeResponse(Call call, Request request) {
+      super(call);
+      this.request = request;
+    }
+
+    @Override
+    public void accept(StreamingResponse r, Throwable error) {
       if (error != null) {
-        result.completeExceptionally(failure(error, request));
+        completeExceptionally(failure(error, request));
         return;
       }
-      if (result.isDone()) { // cancelled meanwhile
+      if (isDone()) { // cancelled meanwhile
         r.close();
         return;
       }
@@ -143,7 +161,7 @@ public final class ClientEngine {
       body.readAll(limit).whenComplete((bytes, bodyError) -> {
         if (bodyError != null) {
           body.close();
-          result.completeExceptionally(failure(bodyError, r.request()));
+          completeExceptionally(failure(bodyError, r.request()));
           return;
         }
         try {
@@ -151,14 +169,13 @@ public final class ClientEngine {
           Response delivered = config.defaultCharset() == null ? response
               : response.toBuilder().defaultCharset(config.defaultCharset()).build();
           call.end(); // before the caller sees the response
-          result.complete(delivered);
+          complete(delivered);
         } catch (RuntimeException e) { // a transport's bad head must fail the call, never strand it
-          result.completeExceptionally(new ProtocolException("unusable response from the transport: " + e.getMessage()
+          completeExceptionally(new ProtocolException("unusable response from the transport: " + e.getMessage()
               + " (" + r.request() + ")", r.request(), e));
         }
       });
-    });
-    return result;
+    }
   }
 
   /** Sends the request and completes with the final response's head; its body streams, decoded. */

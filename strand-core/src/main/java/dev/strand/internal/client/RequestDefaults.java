@@ -27,6 +27,11 @@ public final class RequestDefaults {
   // Default fields flattened: names[i] = values[i]; a name may repeat.
   private final String[] names;
   private final String[] values;
+  /**
+   * The same fields as one {@link Headers}: what a request without fields of its own gets, shared by all of
+   * them rather than copied into each (two objects less per call in flight).
+   */
+  private final Headers fields;
   private final String[] paramNames; // encoded, to compare with a raw query
   private final String defaultQuery; // encoded "a=1&b=2", or null
   // URL resolution is a pure function of the request URL, and parsing the result costs more than
@@ -54,8 +59,8 @@ public final class RequestDefaults {
     }
     this.names = n.toArray(String[]::new);
     this.values = v.toArray(String[]::new);
-    // Validate once, at build time, rather than failing every request.
-    Headers.of(interleave(names, values));
+    // Validated once, at build time, rather than failing every request.
+    this.fields = Headers.of(interleave(names, values));
 
     List<Map.Entry<String, String>> params = config.defaultParams();
     this.paramNames = new String[params.size()];
@@ -107,7 +112,9 @@ public final class RequestDefaults {
     Request.Builder b = resolved == url
         ? request.toBuilder()
         : Requests.with(request, request.method(), resolved, headers, body).toBuilder();
-    if (addHeaders) {
+    if (addHeaders && headers.isEmpty()) {
+      b.headers(fields);
+    } else if (addHeaders) {
       for (int i = 0; i < names.length; i++) {
         if (!headers.contains(names[i])) {
           b.header(names[i], values[i]);

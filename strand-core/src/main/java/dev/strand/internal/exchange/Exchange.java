@@ -62,9 +62,8 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
   public final boolean head;
   /** What takes the connection over on a 101, or {@code null} for a request that does not switch protocols. */
   final Upgrade upgrade;
-  final long readTimeoutNanos;
-  final long writeTimeoutNanos;
-  private final long poolTimeoutNanos;
+  /** The request's timeouts, or the defaults; read as each phase begins (one field, not three per call in flight). */
+  private final Timeout timeout;
   /** 0 on the first try, then the resends after a stale connection failed. */
   int attempt;
   /** Resends of a request the server never processed (HTTP/2 GOAWAY, refused stream). */
@@ -90,10 +89,7 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
     this.request = request;
     this.origin = origin;
     this.head = request.method().equals("HEAD");
-    Timeout t = request.timeout() != null ? request.timeout() : Timeout.DEFAULT;
-    this.readTimeoutNanos = nanos(t.read());
-    this.writeTimeoutNanos = nanos(t.write());
-    this.poolTimeoutNanos = nanos(t.pool());
+    this.timeout = request.timeout() != null ? request.timeout() : Timeout.DEFAULT;
     this.events = CallEvents.of(request);
     if (events != null) {
       events.connectionAcquireStart();
@@ -135,9 +131,8 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
       armPoolTimer();
     }
     if (fallBack && connection == null && !future.isDone()) {
-      Timeout t = request.timeout() != null ? request.timeout() : Timeout.DEFAULT;
-      long wait = t.connect() == null ? HTTP3_HEAD_START_NANOS
-          : Math.min(HTTP3_HEAD_START_NANOS, t.connect().toNanos());
+      long wait = timeout.connect() == null ? HTTP3_HEAD_START_NANOS
+          : Math.min(HTTP3_HEAD_START_NANOS, timeout.connect().toNanos());
       headStart = engine.timers().next().schedule(() -> {
         if (mayFallBack && engine.pool().cancel(quic, this)) {
           fallBack();
@@ -221,6 +216,7 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
    * in the event loop's queue for the whole pool timeout.
    */
   public void armPoolTimer() {
+    long poolTimeoutNanos = nanos(timeout.pool());
     if (poolTimeoutNanos > 0 && !future.isDone() && connection == null) {
       Origin key = poolOrigin;
       ScheduledFuture<?> timer = engine.timers().next().schedule(() -> {
@@ -301,6 +297,16 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
       c.abort(this);
     }
     // Else the pool is handing it a connection right now; begin() sees the cancelled future.
+  }
+
+  /** The read timeout in nanoseconds, 0 for none. */
+  long readTimeoutNanos() {
+    return nanos(timeout.read());
+  }
+
+  /** The write timeout in nanoseconds, 0 for none. */
+  long writeTimeoutNanos() {
+    return nanos(timeout.write());
   }
 
   private static long nanos(Duration d) {

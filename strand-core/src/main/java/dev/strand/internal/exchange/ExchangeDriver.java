@@ -453,9 +453,9 @@ public final class ExchangeDriver implements BodyOwner, RequestBodyWriter.Listen
       return 0;
     }
     if (writing()) {
-      return exchange.writeTimeoutNanos;
+      return exchange.writeTimeoutNanos();
     }
-    return responseDone || paused ? 0 : exchange.readTimeoutNanos;
+    return responseDone || paused ? 0 : exchange.readTimeoutNanos();
   }
 
   /** When the current phase times out, or {@link DeadlineTimer#NONE}. */
