@@ -132,7 +132,10 @@ final class AddressRace {
     }
     InetSocketAddress address = addresses.get(next++);
     long remaining = deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos - System.nanoTime();
-    long limit = Math.min(attemptTimeoutNanos, remaining);
+    // An attempt with no limit of its own short of the race's deadline gets no connect timer from Netty: the race's
+    // deadline ends it (timeUp). A channel keeps its connect timer, cancelled, for as long as it is open: 64 bytes
+    // and a task in the event loop's heap that a connection need not carry.
+    long limit = attemptTimeoutNanos < remaining ? attemptTimeoutNanos : Long.MAX_VALUE;
     int millis = limit == Long.MAX_VALUE ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(limit)));
     if (events != null) {
       events.connectStart(address);
