@@ -108,7 +108,11 @@ public final class ClientRunner {
     Double cpu = ok == 0 ? null : m.cpuNanos() / 1_000.0 / (ok + m.errors());
     Double p50 = ok == 0 ? null : m.latencyMicros().getValueAtPercentile(50) / 1_000.0;
     Double p99 = ok == 0 ? null : m.latencyMicros().getValueAtPercentile(99) / 1_000.0;
+    // Less the connection of the server-count read (made while the load ran), if there was one.
     long conns = ServerStats.between(before, after);
+    if (conns > 0 && memory && statsBase != null) {
+      conns--;
+    }
     return Cell.measured(name, kind, scenario, c, rps, ok, loop.totalErrors(), loop.firstError(), cpu, p50, p99,
         conns < 0 ? null : conns).withMemory(held);
   }

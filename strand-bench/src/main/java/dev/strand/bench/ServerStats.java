@@ -40,11 +40,11 @@ public final class ServerStats {
 
   /**
    * The requests the server has in hand at this moment (responses its {@code /delay} holds back), or -1 if
-   * unknown. Costs one accepted connection, as {@link #accepted} does.
+   * unknown. One read, not retried: it costs exactly one accepted connection, which a caller counting
+   * connections subtracts.
    */
   public static int held(URI base) {
-    long n = read(base, HELD);
-    return (int) (n >= 0 ? n : read(base, HELD));
+    return (int) read(base, HELD);
   }
 
   /** The number {@code field} finds in the server's {@code /stats}, or -1. */

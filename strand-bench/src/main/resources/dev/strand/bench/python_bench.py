@@ -216,7 +216,10 @@ def main():
             rps, ok, err_timed, err_all, first_err, cpu, lat, held = [], 0, 0, 0, "%s: %s" % (type(e).__name__, e), 0, [], None
         first = False
         after = stats(a.stats_url, "accepted")
-        conns = after - before - 1 if before >= 0 and after >= 0 else None
+        # Each /stats read is an accepted connection: the one that ends the level, and the memory's count of
+        # the requests the server held, when there was one.
+        reads = 1 + (1 if a.memory else 0)
+        conns = after - before - reads if before >= 0 and after >= 0 else None
         srt = sorted(rps)
         n = len(srt)
         if ok == 0 or n == 0:
