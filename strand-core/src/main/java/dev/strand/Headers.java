@@ -246,7 +246,10 @@ public final class Headers implements Iterable<Map.Entry<String, String>> {
       return add(name, value);
     }
 
-    /** Adds every field of {@code headers}. */
+    /**
+     * Adds every field of {@code headers}. A builder with no fields yet shares theirs until its first change, as
+     * {@link Headers#toBuilder()} does; {@code headers} never changes.
+     */
     public Builder addAll(Headers headers) {
       if (size == 0 && !headers.isEmpty()) { // nothing of its own yet: share theirs, as toBuilder does
         namesAndValues = headers.namesAndValues;

@@ -60,7 +60,7 @@ final class Call {
   private volatile boolean ended;
 
   /** The call's total time limit, or {@code null} for a call without one (most): apart, so those carry no fields for it. */
-  private Deadline deadline;
+  private volatile Deadline deadline;
 
   private static final class Deadline {
     final long atNanos;
