@@ -71,7 +71,7 @@ public final class Client implements AutoCloseable {
   public Response send(Request request) {
     if (!engine.hasInterceptors()) {
       // Runs the connection's event loop here while waiting, when that loop is idle: no other thread wakes.
-      return Futures.await(CallerDrivenLoop.callAndDrive(() -> sendAsync(request)), request);
+      return CallerDrivenLoop.callAndWait(() -> sendAsync(request), f -> Futures.await(f, request));
     }
     CallerRuns caller = new CallerRuns();
     return Futures.await(engine.send(request, caller), request, caller);
@@ -85,7 +85,7 @@ public final class Client implements AutoCloseable {
   /** Sends {@code request} and returns once the response head arrives; the body streams. Close it. */
   public StreamingResponse stream(Request request) {
     if (!engine.hasInterceptors()) {
-      return Futures.await(CallerDrivenLoop.callAndDrive(() -> streamAsync(request)), request);
+      return CallerDrivenLoop.callAndWait(() -> streamAsync(request), f -> Futures.await(f, request));
     }
     CallerRuns caller = new CallerRuns();
     return Futures.await(engine.stream(request, caller), request, caller);

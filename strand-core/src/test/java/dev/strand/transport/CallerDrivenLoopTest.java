@@ -107,6 +107,45 @@ class CallerDrivenLoopTest {
   }
 
   /**
+   * A virtual thread runs its idle loop only while a carrier is to spare: with as many virtual threads in
+   * blocking calls as there are carriers, a quick response is read on the loop's own thread, not on the
+   * caller's. Alone, a virtual thread reads it itself when there are two carriers or more.
+   */
+  @Test
+  void aVirtualThreadRunsTheLoopOnlyWhileACarrierIsToSpare() throws Exception {
+    int carriers = Integer.getInteger(
+        "jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors());
+    HeadThread heads = new HeadThread();
+    try (Client quick = Client.builder().eventListener(heads).build();
+        Client slow = Client.builder().build();
+        ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      quick.get(server.url("/small"));
+      lettingGo();
+      Thread alone = threads.submit(() -> {
+        quick.get(server.url("/small"));
+        return Thread.currentThread();
+      }).get(5, TimeUnit.SECONDS);
+      assertEquals(carriers > 1, heads.thread.get() == alone, "read on " + heads.thread.get());
+
+      List<Future<Integer>> waiting = new ArrayList<>();
+      for (int i = 0; i < carriers - 1; i++) {
+        waiting.add(threads.submit(() -> slow.get(server.url("/delay/1000")).status()));
+      }
+      Thread.sleep(200); // they are in their calls now, their requests out
+      lettingGo();
+      Thread last = threads.submit(() -> {
+        quick.get(server.url("/small"));
+        return Thread.currentThread();
+      }).get(5, TimeUnit.SECONDS);
+      assertNotEquals(last, heads.thread.get());
+      assertTrue(heads.thread.get().getName().startsWith("strand-io"), heads.thread.get().getName());
+      for (Future<Integer> call : waiting) {
+        assertEquals(200, call.get(10, TimeUnit.SECONDS));
+      }
+    }
+  }
+
+  /**
    * More virtual threads than carriers each run their own client's idle loop while the server takes half a
    * second: were they to wait in the kernel all that time, every carrier would be held and a new virtual
    * thread could not start until the responses came.

@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -49,8 +50,13 @@ import java.util.function.Supplier;
  * call finds the loop free. This is what makes the fast path possible: a loop whose own thread sat in
  * {@code epoll_wait} would have to be woken before anyone else could run it.
  *
- * <p>A virtual thread waits in the kernel for at most {@link #VIRTUAL_DRIVE_NANOS} before it hands the loop to
- * the loop's own thread: waiting in {@code epoll_wait} holds its carrier, and carriers are as few as cores.
+ * <p>A virtual thread waiting in {@code epoll_wait} holds its carrier, and carriers are as few as cores. So a
+ * virtual thread runs the loop only while a carrier is to spare for the others: while fewer virtual threads than
+ * carriers are in a blocking call ({@link #callAndWait}), itself included, and then for at most
+ * {@link #VIRTUAL_DRIVE_NANOS}. With more, a blocking call on a virtual thread writes its request on an idle
+ * loop as an async call does and parks for its response: on one carrier (a one-CPU container) a virtual thread
+ * waiting in the kernel would stop every other one meanwhile, and with several the callers would take turns
+ * waiting for a carrier that one of them holds idle.
  *
  * <p>Only for I/O handlers that may change threads ({@link IoHandlerFactory#isChangingThreadSupported()}: epoll
  * and NIO); io_uring's ring belongs to one thread.
@@ -64,6 +70,13 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
 
   /** How often the loop's own thread looks at an idle loop: when a peer's close of an idle connection is seen. */
   static final long IDLE_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  /** The carriers of virtual threads: the JDK's default scheduler's parallelism. */
+  private static final int CARRIERS =
+      Integer.getInteger("jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors());
+
+  /** Virtual threads in a blocking call now, from its start to its return ({@link #callAndWait}). */
+  private static final AtomicInteger VIRTUAL_CALLERS = new AtomicInteger();
 
   /** The loop a blocking caller claimed while starting its call, per thread: {@link #callAndDrive}, {@link #start}. */
   private static final ThreadLocal<Claim> CLAIM = new ThreadLocal<>();
@@ -115,11 +128,31 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
   // ---- the caller's side ----
 
   /**
-   * Starts a call with {@code start} on this thread and, if the call's exchange landed on an idle
-   * caller-driven loop, runs that loop here until the returned future is done (a platform thread) or for at
-   * most {@link #VIRTUAL_DRIVE_NANOS} (a virtual thread). The future may still be pending on return.
+   * A blocking call: starts it with {@code start} on this thread, runs the loop here while it may (see the
+   * class comment) and then waits for the call's future with {@code await}.
    */
-  public static <F extends CompletableFuture<?>> F callAndDrive(Supplier<F> start) {
+  public static <F extends CompletableFuture<?>, R> R callAndWait(Supplier<F> start, Function<F, R> await) {
+    if (!Thread.currentThread().isVirtual()) {
+      return await.apply(callAndDrive(start, true));
+    }
+    boolean carrierToSpare = VIRTUAL_CALLERS.incrementAndGet() < CARRIERS;
+    try {
+      return await.apply(callAndDrive(start, carrierToSpare));
+    } finally {
+      VIRTUAL_CALLERS.decrementAndGet();
+    }
+  }
+
+  /**
+   * Starts a call with {@code start} on this thread and, if {@code mayDrive} and the call's exchange landed on
+   * an idle caller-driven loop, runs that loop here until the returned future is done (a platform thread) or
+   * for at most {@link #VIRTUAL_DRIVE_NANOS} while a carrier is to spare (a virtual thread). The future may
+   * still be pending on return.
+   */
+  private static <F extends CompletableFuture<?>> F callAndDrive(Supplier<F> start, boolean mayDrive) {
+    if (!mayDrive) {
+      return start.get();
+    }
     Claim claim = new Claim();
     Claim outer = CLAIM.get();
     CLAIM.set(claim);
@@ -148,8 +181,10 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
           execute(WAKE); // completed elsewhere: the driver may be waiting in the kernel
         }
       });
-      long end = me.isVirtual() ? System.nanoTime() + VIRTUAL_DRIVE_NANOS : Long.MAX_VALUE;
-      while (!future.isDone() && state.get() == RUNNING && !me.isInterrupted()) {
+      boolean virtual = me.isVirtual();
+      long end = virtual ? System.nanoTime() + VIRTUAL_DRIVE_NANOS : Long.MAX_VALUE;
+      while (!future.isDone() && state.get() == RUNNING && !me.isInterrupted()
+          && (!virtual || VIRTUAL_CALLERS.get() < CARRIERS)) {
         long left = end == Long.MAX_VALUE ? Long.MAX_VALUE : end - System.nanoTime();
         if (left <= 0) {
           break;
