@@ -14,6 +14,7 @@ import dev.strand.WebSocket;
 import dev.strand.internal.cookie.MemoryCookieJar;
 import dev.strand.internal.events.CallEvents;
 import dev.strand.internal.events.ListenerGuard;
+import dev.strand.internal.loop.CallerDrivenLoop;
 import dev.strand.spi.ResponseBody;
 import dev.strand.spi.StreamingResponses;
 import java.time.Duration;
@@ -169,7 +170,9 @@ public final class ClientEngine {
           Response delivered = config.defaultCharset() == null ? response
               : response.toBuilder().defaultCharset(config.defaultCharset()).build();
           call.end(); // before the caller sees the response
-          complete(delivered);
+          if (!CallerDrivenLoop.whenReadsEnd(() -> complete(delivered))) {
+            complete(delivered);
+          }
         } catch (RuntimeException e) { // a transport's bad head must fail the call, never strand it
           completeExceptionally(new ProtocolException("unusable response from the transport: " + e.getMessage()
               + " (" + r.request() + ")", r.request(), e));

@@ -18,6 +18,7 @@ import io.netty.util.concurrent.DefaultPromise;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.Promise;
+import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -78,6 +79,9 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
   /** Virtual threads in a blocking call now, from its start to its return ({@link #callAndWait}). */
   private static final AtomicInteger VIRTUAL_CALLERS = new AtomicInteger();
 
+  /** The loop whose I/O this thread is handling now, if any: {@link #whenReadsEnd}. */
+  private static final ThreadLocal<CallerDrivenLoop> IN_READS = new ThreadLocal<>();
+
   /** The loop a blocking caller claimed while starting its call, per thread: {@link #callAndDrive}, {@link #start}. */
   private static final ThreadLocal<Claim> CLAIM = new ThreadLocal<>();
 
@@ -91,6 +95,8 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
   private final IoEventLoopGroup parent;
   private final IoHandler handler;
   private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+  /** What waits for the end of this pass's reads ({@link #whenReadsEnd}); the driver's only. */
+  private final ArrayDeque<Runnable> afterReads = new ArrayDeque<>();
   /** The thread running the loop now, or null. */
   private final AtomicReference<Thread> driver = new AtomicReference<>();
   /** Exchanges in flight on this loop's connections. */
@@ -228,6 +234,22 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
     loop.execute(task);
   }
 
+  /**
+   * Runs {@code task} when the reads of this loop's current pass end, if this thread is handling them now, and
+   * answers whether it will; otherwise does nothing and answers false. A pass that reads many responses then
+   * hands them to their callers together, after its reads: a caller's thread (a virtual thread's carrier, an
+   * async caller's) woken once for the lot finds the rest of them done too, rather than being woken once a
+   * response while the loop reads on.
+   */
+  public static boolean whenReadsEnd(Runnable task) {
+    CallerDrivenLoop l = IN_READS.get();
+    if (l == null) {
+      return false;
+    }
+    l.afterReads.add(task);
+    return true;
+  }
+
   /** What a blocking caller claimed while its call started. */
   private static final class Claim {
     CallerDrivenLoop loop;
@@ -341,7 +363,16 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
     }
     context.mayBlock = mayBlock;
     context.maxWaitNanos = maxWaitNanos;
-    handler.run(context);
+    IN_READS.set(this);
+    try {
+      handler.run(context);
+    } finally {
+      IN_READS.remove();
+      Runnable task;
+      while ((task = afterReads.poll()) != null) {
+        safeExecute(task);
+      }
+    }
     runTasks();
   }
 
