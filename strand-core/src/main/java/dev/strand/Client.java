@@ -70,7 +70,8 @@ public final class Client implements AutoCloseable {
    */
   public Response send(Request request) {
     if (!engine.hasInterceptors()) {
-      // Runs the connection's event loop here while waiting, when that loop is idle: no other thread wakes.
+      // Runs the connection's event loop here while waiting, when that loop is idle and (on a virtual thread) a
+      // carrier is to spare: no other thread wakes.
       return CallerDrivenLoop.callAndWait(() -> sendAsync(request), f -> Futures.await(f, request));
     }
     CallerRuns caller = new CallerRuns();

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(NettyLeakDetectorExtension.class)
 class SystemProxyTest {
   private static final List<String> PROPERTIES = List.of("https.proxyHost", "https.proxyPort", "http.proxyHost",
-      "http.proxyPort", "http.nonProxyHosts");
+      "http.proxyPort", "http.nonProxyHosts", "proxyHost", "proxyPort", "socksProxyHost", "socksProxyPort");
 
   /** Runs {@code body} with these system properties, restoring the old values after. */
   private static void withProperties(Map<String, String> values, ThrowingRunnable body) throws Exception {
@@ -92,6 +92,22 @@ class SystemProxyTest {
   void withoutPropertiesEverythingGoesDirect() {
     assertEquals(Optional.empty(), Proxy.system().proxyFor(URI.create("https://example.com/")));
     assertEquals("Proxy[system]", Proxy.system().toString());
+  }
+
+  @Test
+  void everyHostPropertyOfTheJdksSelectorIsFollowed() throws Exception {
+    // Strand answers "direct" itself when none of them is set: each must still route.
+    withProperties(Map.of("socksProxyHost", "127.0.0.2", "socksProxyPort", "1080"), () -> {
+      assertEquals(Optional.of(URI.create("socks5://127.0.0.2:1080")), Proxy.system().proxyFor(URI.create("https://a.test/")));
+      assertEquals(Optional.of(URI.create("socks5://127.0.0.2:1080")), Proxy.system().proxyFor(URI.create("http://a.test/")));
+    });
+    withProperties(Map.of("proxyHost", "127.0.0.3", "proxyPort", "3128"), () ->
+        assertEquals(Optional.of(URI.create("http://127.0.0.3:3128")), Proxy.system().proxyFor(URI.create("http://a.test/"))));
+    withProperties(Map.of("http.proxyHost", "127.0.0.4", "http.proxyPort", "8080"), () -> {
+      assertEquals(Optional.of(URI.create("http://127.0.0.4:8080")), Proxy.system().proxyFor(URI.create("http://a.test/")));
+      assertEquals(Optional.empty(), Proxy.system().proxyFor(URI.create("https://a.test/")), "https has its own");
+    });
+    assertEquals(Optional.empty(), Proxy.system().proxyFor(URI.create("http://a.test/")), "all cleared again");
   }
 
   @Test

@@ -118,7 +118,7 @@ public final class NettyEngine implements Exchange.Dispatch, ConnectContext {
     // A 407 to an http request may be a forwarding proxy's; any other is the origin's.
     boolean proxied = !origin.isHttps() && policy != VersionPolicy.HTTP_2_PRIOR_KNOWLEDGE && unixSocket == null;
     // With one origin in the pool there is no connection to share: no follow-up to arrange.
-    boolean sharable = mayCoalesce(origin) && pool.hasOriginsBesides(origin);
+    boolean sharable = pool.hasOriginsBesides(origin) && mayCoalesce(origin);
     Exchange first = start(request, origin);
     if (!proxied && !sharable) {
       return first.future;
