@@ -98,16 +98,20 @@ class SystemProxyTest {
   void everyHostPropertyOfTheJdksSelectorIsFollowed() throws Exception {
     // Strand answers "direct" itself when none of them is set: each must still route.
     withProperties(Map.of("socksProxyHost", "127.0.0.2", "socksProxyPort", "1080"), () -> {
-      assertEquals(Optional.of(URI.create("socks5://127.0.0.2:1080")), Proxy.system().proxyFor(URI.create("https://a.test/")));
-      assertEquals(Optional.of(URI.create("socks5://127.0.0.2:1080")), Proxy.system().proxyFor(URI.create("http://a.test/")));
+      assertEquals(Optional.of(URI.create("socks5://127.0.0.2:1080")), systemProxyFor("https://a.test/"));
+      assertEquals(Optional.of(URI.create("socks5://127.0.0.2:1080")), systemProxyFor("http://a.test/"));
     });
     withProperties(Map.of("proxyHost", "127.0.0.3", "proxyPort", "3128"), () ->
-        assertEquals(Optional.of(URI.create("http://127.0.0.3:3128")), Proxy.system().proxyFor(URI.create("http://a.test/"))));
+        assertEquals(Optional.of(URI.create("http://127.0.0.3:3128")), systemProxyFor("http://a.test/")));
     withProperties(Map.of("http.proxyHost", "127.0.0.4", "http.proxyPort", "8080"), () -> {
-      assertEquals(Optional.of(URI.create("http://127.0.0.4:8080")), Proxy.system().proxyFor(URI.create("http://a.test/")));
-      assertEquals(Optional.empty(), Proxy.system().proxyFor(URI.create("https://a.test/")), "https has its own");
+      assertEquals(Optional.of(URI.create("http://127.0.0.4:8080")), systemProxyFor("http://a.test/"));
+      assertEquals(Optional.empty(), systemProxyFor("https://a.test/"), "https has its own");
     });
-    assertEquals(Optional.empty(), Proxy.system().proxyFor(URI.create("http://a.test/")), "all cleared again");
+    assertEquals(Optional.empty(), systemProxyFor("http://a.test/"), "all cleared again");
+  }
+
+  private static Optional<URI> systemProxyFor(String url) {
+    return Proxy.system().proxyFor(URI.create(url));
   }
 
   @Test

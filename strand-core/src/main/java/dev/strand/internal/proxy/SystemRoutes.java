@@ -14,7 +14,7 @@ import java.util.Properties;
 
 /**
  * The routes a {@link ProxySelector} gives: the JVM's default one ({@code selector} {@code null},
- * looked up on each connect so that a {@link ProxySelector#setDefault} later counts), which reads
+ * looked up on each use so that a {@link ProxySelector#setDefault} later counts), which reads
  * {@code http.proxyHost}, {@code https.proxyHost}, {@code socksProxyHost} and {@code http.nonProxyHosts}
  * (and the desktop's settings with {@code java.net.useSystemProxies}), or a given one (a PAC library's).
  * The first usable answer is taken; a SOCKS answer means SOCKS5. A selector that throws sends the
@@ -104,7 +104,7 @@ public record SystemRoutes(ProxySelector selector) implements ProxyRouter {
       try (InputStream in = Files.newInputStream(Path.of(System.getProperty("java.home"), "conf", "net.properties"))) {
         p.load(in);
       } catch (IOException | RuntimeException e) {
-        // No file: the JDK has no defaults to add either.
+        // No readable file: the JDK has no defaults from it either.
       }
       return p;
     }
