@@ -28,7 +28,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -107,7 +107,13 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
   private final Promise<Void> termination = new DefaultPromise<>(GlobalEventExecutor.INSTANCE);
   /** The loop's own thread, once it started (it looks for work before it first sleeps). */
   private volatile Thread own;
-  /** When the parked own thread looks again, in the {@link #ticker()}'s time. */
+  /** How the own thread waits while no one needs it. */
+  private final OwnThreadWait ownWait;
+  /** The own thread waits, or is about to, for the loop's I/O ({@link OwnThreadWait#await}). */
+  private volatile boolean ownWatchesIo;
+  /** How often another thread woke the own thread: a wake-up is what the loop exists to spare. */
+  private final LongAdder ownWakes = new LongAdder();
+  /** When the waiting own thread looks again, in the {@link #ticker()}'s time. */
   private volatile long ownWakesAt;
   private boolean initialized;
 
@@ -116,6 +122,7 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
     this.parent = parent;
     this.busy = busy;
     this.handler = factory.newHandler(this);
+    this.ownWait = OwnThreadWait.of(handler);
     threads.execute(this::runOwn);
   }
 
@@ -278,7 +285,8 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
     own = me;
     while (true) {
       long sleep = IDLE_LOOK_NANOS;
-      if (driver.compareAndSet(null, me)) {
+      boolean drove = driver.compareAndSet(null, me);
+      if (drove) {
         try {
           boolean first = true;
           do {
@@ -300,13 +308,18 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
         } finally {
           driver.set(null);
         }
-        if (wanted()) {
-          continue; // work came as it let go
-        }
+      }
+      // Having let go, it may wait for the loop's I/O: then an async caller that writes on the idle loop and
+      // lets go need not wake it (release). Not when another thread drives: that one takes the I/O.
+      ownWatchesIo = drove && ownWait.watchesIo();
+      if (driver.get() == null && wanted()) {
+        ownWatchesIo = false;
+        continue; // work came as it let go, or as the driver let go after we failed to take over
       }
       if (sleep > 0) {
-        LockSupport.parkNanos(this, sleep);
+        ownWait.await(sleep, ownWatchesIo);
       }
+      ownWatchesIo = false;
     }
   }
 
@@ -322,9 +335,17 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
   private void release() {
     long next = nextScheduledTaskDeadlineNanos();
     driver.set(null);
-    if (wanted() || next != -1 && next - ownWakesAt < 0) {
+    if (wanted() && !awaitedByOwnThread() || next != -1 && next - ownWakesAt < 0) {
       unparkOwn();
     }
+  }
+
+  /**
+   * Whether all that waits on the loop is its exchanges in flight and the own thread waits in the kernel for
+   * their I/O: the response wakes it, no one else need.
+   */
+  private boolean awaitedByOwnThread() {
+    return ownWatchesIo && tasks.isEmpty() && state.get() == RUNNING && !busy.getAsBoolean();
   }
 
   // ---- one pass: I/O, then due timers and queued tasks ----
@@ -396,6 +417,7 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
     runTasks();
     handler.destroy();
     runTasks();
+    ownWait.close();
     state.set(TERMINATED);
     termination.setSuccess(null);
   }
@@ -431,8 +453,14 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
   private void unparkOwn() {
     Thread t = own;
     if (t != null) {
-      LockSupport.unpark(t);
+      ownWakes.increment();
+      ownWait.wake(t);
     }
+  }
+
+  /** How often another thread has woken the loop's own thread so far. */
+  long ownWakes() {
+    return ownWakes.sum();
   }
 
   @Override
