@@ -46,10 +46,12 @@ import java.util.function.Supplier;
  *
  * <p>The loop's own thread drives whenever anything waits on the loop and no caller is driving: exchanges in
  * flight ({@link #began}/{@link #ended}), tasks queued from other threads, connections being set up
- * ({@code busy}), timers falling due. When nothing waits, it looks at the loop at most every
- * {@link #IDLE_LOOK_NANOS} (for a peer closing an idle connection) and otherwise sleeps, so that the next
- * call finds the loop free. This is what makes the fast path possible: a loop whose own thread sat in
- * {@code epoll_wait} would have to be woken before anyone else could run it.
+ * ({@code busy}), timers falling due. When nothing waits, it lets go of the loop, so that the next call finds it
+ * free, and waits ({@link OwnThreadWait}): on epoll in the kernel for the loop's I/O, without holding the loop,
+ * so that the response to an async call that wrote on the idle loop wakes it and the caller need not; on NIO,
+ * or while a caller runs the loop and takes its I/O, until woken. Either way it looks at the loop at least
+ * every {@link #IDLE_LOOK_NANOS}. This is what makes the fast path possible: a loop whose own thread sat in
+ * Netty's {@code epoll_wait} would have to be woken before anyone else could run it.
  *
  * <p>A virtual thread waiting in {@code epoll_wait} holds its carrier, and carriers are as few as cores. So a
  * virtual thread runs the loop only while a carrier is to spare for the others: while fewer virtual threads than
@@ -212,8 +214,9 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
   /**
    * Starts an exchange's work on {@code loop} from a thread outside it. When {@code loop} is caller-driven
    * and idle (no thread runs it, no exchange is in flight on it), {@code task} runs here and now: the request
-   * goes out without waking another thread, and the loop's own thread (woken as this one lets go) is back in
-   * the kernel by the time the response comes. A blocking caller ({@link #callAndDrive}) keeps the loop, to
+   * goes out without waking another thread, and the response wakes the loop's own thread, waiting in the kernel
+   * for the loop's I/O (on NIO this one wakes it as it lets go, and it is back in the kernel by the time the
+   * response comes). A blocking caller ({@link #callAndDrive}) keeps the loop, to
    * run it while it waits. Otherwise the task is queued for the loop's driver, as on any event loop.
    */
   public static void start(EventLoop loop, Runnable task) {
