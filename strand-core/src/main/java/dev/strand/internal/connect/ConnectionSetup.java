@@ -1,6 +1,5 @@
 package dev.strand.internal.connect;
 
-import dev.strand.ConnectException;
 import dev.strand.HttpException;
 import dev.strand.Request;
 import dev.strand.VersionPolicy;
@@ -17,6 +16,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 
 /**
@@ -48,6 +48,13 @@ final class ConnectionSetup extends ChannelInboundHandlerAdapter {
   /** Starts TLS on {@code ch}, connected to the origin (perhaps through a tunnel). */
   static void install(Channel ch, ConnectContext engine, Origin origin, Duration limit, Request request,
       int maxHeaderSize) {
+    if (!ch.isActive()) {
+      // Closed as it was handed over (a proxy that hung up right after its answer to CONNECT): no close event
+      // would reach handlers added now.
+      engine.pool().connectFailed(origin, closed(engine, origin, request));
+      ch.close();
+      return;
+    }
     TlsContext context = origin.upgrade() ? engine.tls().http1Context() : engine.tls().context();
     SslHandler ssl = context.newHandler(ch.alloc(), origin.host(), origin.port(), limit);
     CallEvents events = CallEvents.of(request);
@@ -96,10 +103,17 @@ final class ConnectionSetup extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    // A close during the handshake the TLS handler reports itself, and this connection is settled by then; one
+    // before the handshake could start is the same failure to the user, whatever the timing.
     HttpException own = ownRejection();
-    fail(ctx, own != null ? own : new ConnectException("connection to " + origin.socketHost() + ":" + origin.port()
-        + " closed before it was set up" + (request == null ? "" : " (" + request + ")"), request));
+    fail(ctx, own != null ? own : closed(engine, origin, request));
     ctx.fireChannelInactive();
+  }
+
+  /** The connection closed before TLS was up: a failed handshake to the user, whenever the close came. */
+  private static HttpException closed(ConnectContext engine, Origin origin, Request request) {
+    return TlsErrors.translate(new ClosedChannelException(), origin.socketHost(), origin.port(), engine.tls().tls,
+        request);
   }
 
   /** This client's rejection of the server's certificate, which a close it provoked must not hide. */

@@ -379,7 +379,11 @@ public final class Dialer {
         deadline.cancel(false);
       }
       if (t.isSuccess()) {
-        ch.pipeline().remove(DIAL_ERRORS);
+        // Gone if the proxy hung up with its answer, read before this listener was added: a closed channel's
+        // pipeline is emptied. The connection's setup then sees the channel closed.
+        if (ch.pipeline().context(DIAL_ERRORS) != null) {
+          ch.pipeline().remove(DIAL_ERRORS);
+        }
         dialed.complete(ch);
       } else if (proxy.secure() && TlsErrors.isTlsFailure(t.cause())) {
         dialed.completeExceptionally(proxyTlsFailed(t.cause(), proxy, request));

@@ -1,5 +1,6 @@
 package dev.strand.internal.connect;
 
+import dev.strand.ConnectException;
 import dev.strand.Request;
 import dev.strand.Timeout;
 import dev.strand.VersionPolicy;
@@ -74,6 +75,12 @@ public final class NettyConnector implements Connector<NettyConnection> {
     }
     if (origin.isHttps()) {
       ConnectionSetup.install(ch, engine, origin, limit, request, maxHeaderSize);
+    } else if (!ch.isActive()) {
+      // A tunnel whose proxy hung up right after its answer to CONNECT: no close event would reach handlers
+      // added now (ConnectionSetup does the same for TLS).
+      engine.pool().connectFailed(origin, new ConnectException("connection to " + origin.socketHost() + ":"
+          + origin.port() + " closed before it was set up" + (request == null ? "" : " (" + request + ")"), request));
+      return;
     } else if (priorKnowledge) {
       Http2Connection.install(ch, engine.pool(), origin, limit, maxHeaderSize);
     } else {

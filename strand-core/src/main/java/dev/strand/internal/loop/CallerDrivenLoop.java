@@ -527,7 +527,12 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
   @Override
   public Future<?> shutdownGracefully(long quietPeriod, long timeout, TimeUnit unit) {
     if (state.compareAndSet(RUNNING, SHUTTING_DOWN)) {
-      execute(WAKE);
+      try {
+        execute(WAKE);
+      } catch (RejectedExecutionException e) {
+        // The own thread, awake (on the I/O of the channels closed just before), saw the new state first and
+        // terminated: there is no one left to wake.
+      }
     }
     return termination;
   }
