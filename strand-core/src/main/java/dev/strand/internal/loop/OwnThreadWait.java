@@ -8,7 +8,6 @@ import io.netty.channel.unix.FileDescriptor;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -34,7 +33,7 @@ abstract sealed class OwnThreadWait {
     if (handler instanceof EpollIoHandler epoll && EpollWatch.INTERNALS != null) {
       try {
         return new EpollWatch(epoll);
-      } catch (IOException | ReflectiveOperationException e) {
+      } catch (IOException | ReflectiveOperationException | RuntimeException e) { // Runtime: Netty's ChannelException
         LOG.log(System.Logger.Level.DEBUG, "the own thread parks rather than watch epoll: " + e);
       }
     }
@@ -96,9 +95,14 @@ abstract sealed class OwnThreadWait {
       wakeFd = Native.newEventFd();
       ioOrWake = Native.newEpollCreate();
       wakeOnly = Native.newEpollCreate();
-      Native.epollCtlAdd(ioOrWake.intValue(), wakeFd.intValue(), Native.EPOLLIN);
-      Native.epollCtlAdd(ioOrWake.intValue(), netty.intValue(), Native.EPOLLIN);
-      Native.epollCtlAdd(wakeOnly.intValue(), wakeFd.intValue(), Native.EPOLLIN);
+      try {
+        Native.epollCtlAdd(ioOrWake.intValue(), wakeFd.intValue(), Native.EPOLLIN);
+        Native.epollCtlAdd(ioOrWake.intValue(), netty.intValue(), Native.EPOLLIN);
+        Native.epollCtlAdd(wakeOnly.intValue(), wakeFd.intValue(), Native.EPOLLIN);
+      } catch (IOException | RuntimeException e) { // the loop parks instead: nothing of ours stays open
+        close();
+        throw e;
+      }
     }
 
     @Override
@@ -171,9 +175,7 @@ abstract sealed class OwnThreadWait {
           events.setAccessible(true);
           free.setAccessible(true);
           wait.setAccessible(true);
-          MethodHandle handle = MethodHandles.lookup().unreflect(wait)
-              .asType(MethodType.methodType(int.class, FileDescriptor.class, EpollEventArray.class, int.class));
-          return new Internals(fd, events, free, handle);
+          return new Internals(fd, events, free, MethodHandles.lookup().unreflect(wait));
         } catch (ReflectiveOperationException | RuntimeException e) { // RuntimeException: InaccessibleObject
           LOG.log(System.Logger.Level.DEBUG, "Netty's epoll internals are out of reach; own threads park: " + e);
           return null;
