@@ -99,17 +99,23 @@ public final class Targets {
 
     List<String> syncOk = new ArrayList<>();
     List<String> syncBad = new ArrayList<>();
+    List<String> levelOk = new ArrayList<>();
+    List<String> levelBad = new ArrayList<>();
     for (String scenario : r.meta().scenarios()) {
       for (int c : levels) {
         Cell a = r.find("strand", scenario, c);
         Cell s = r.find("strand-sync", scenario, c);
         if (a != null && s != null && a.measured() && s.measured()) {
           double ratio = s.rps() / a.rps();
-          (ratio >= 0.8 ? syncOk : syncBad).add(String.format("%s c=%d %.2f×", scenario, c, ratio));
+          String cell = String.format("%s c=%d %.2f×", scenario, c, ratio);
+          (ratio >= 0.8 ? syncOk : syncBad).add(cell);
+          (ratio >= BLOCKING_VS_ASYNC ? levelOk : levelBad).add(cell);
         }
       }
     }
     out.add(verdict("strand-sync (virtual threads) ≥ 0.8× strand async", syncOk, syncBad));
+    out.add(verdict(BLOCKING_LEVEL, levelOk, levelBad));
+    bothEnds(r, out);
 
     List<String> errOk = new ArrayList<>();
     List<String> errBad = new ArrayList<>();
@@ -136,6 +142,69 @@ public final class Targets {
     out.add(verdict("strand, strand-sync: zero errors", errOk, errBad));
     out.add(verdict("strand, strand-sync: connections accepted ≤ concurrency + " + CONNECTION_SLACK, connOk, connBad));
     return out;
+  }
+
+  // Fastest at both ends: one call in flight to five hundred, blocking as fast as async, h2c near h2load.
+  static final double PEER_MARGIN = 1.2;
+  static final double BLOCKING_VS_WRK_AT_1 = 0.6;
+  static final double BLOCKING_VS_ASYNC = 0.95;
+  static final double H2C_VS_H2LOAD = 0.8;
+  static final double H2C_CPU_US_AT_100 = 6;
+  static final String PEER_AT_EVERY_LEVEL = "strand and strand-sync ≥ 1.2× the fastest Java peer on /small, every c";
+  static final String BLOCKING_VS_WRK = "strand-sync ≥ 0.6× wrk on /small at 1 in flight";
+  static final String BLOCKING_LEVEL = "strand-sync ≥ 0.95× strand async, every scenario and c";
+  static final String H2C_VS_H2LOAD_AT_10_100 = "strand h2c ≥ 0.8× h2load at 10 and 100 streams";
+  static final String H2C_CPU = "strand h2c client CPU ≤ 6 µs per request at 100 streams";
+
+  /** The bars at both ends of the range, beside the older, lower ones above: each its own verdict. */
+  private static void bothEnds(Results r, List<Verdict> out) {
+    List<String> peerOk = new ArrayList<>();
+    List<String> peerBad = new ArrayList<>();
+    for (int c : r.meta().concurrency()) {
+      Cell best = bestPeer(r.cells(), "/small", c);
+      for (String client : List.of("strand", "strand-sync")) {
+        Cell s = r.find(client, "/small", c);
+        if (s != null && s.measured() && best != null) {
+          double ratio = s.rps() / best.rps();
+          (ratio >= PEER_MARGIN ? peerOk : peerBad).add(String.format("%s c=%d %.2f× %s", client, c, ratio,
+              best.client()));
+        }
+      }
+    }
+    out.add(verdict(PEER_AT_EVERY_LEVEL, peerOk, peerBad));
+
+    List<String> wrkOk = new ArrayList<>();
+    List<String> wrkBad = new ArrayList<>();
+    Cell sync = r.find("strand-sync", "/small", 1);
+    Cell wrk = r.find("wrk", "/small", 1);
+    if (sync != null && sync.measured() && wrk != null && wrk.measured()) {
+      double ratio = sync.rps() / wrk.rps();
+      (ratio >= BLOCKING_VS_WRK_AT_1 ? wrkOk : wrkBad).add(String.format("c=1 %.0f vs %.0f req/s = %.2f×",
+          sync.rps(), wrk.rps(), ratio));
+    }
+    out.add(verdict(BLOCKING_VS_WRK, wrkOk, wrkBad));
+
+    List<String> h2loadOk = new ArrayList<>();
+    List<String> h2loadBad = new ArrayList<>();
+    for (int c : List.of(10, H2_TARGET_STREAMS)) {
+      Cell s = r.find("strand", "h2c", c);
+      Cell ref = r.find("h2load", "h2c", c);
+      if (s != null && s.measured() && ref != null && ref.measured()) {
+        double ratio = s.rps() / ref.rps();
+        (ratio >= H2C_VS_H2LOAD ? h2loadOk : h2loadBad).add(String.format("c=%d %.0f vs %.0f req/s = %.2f×", c,
+            s.rps(), ref.rps(), ratio));
+      }
+    }
+    out.add(verdict(H2C_VS_H2LOAD_AT_10_100, h2loadOk, h2loadBad));
+
+    List<String> cpuOk = new ArrayList<>();
+    List<String> cpuBad = new ArrayList<>();
+    Cell h2c = r.find("strand", "h2c", H2_TARGET_STREAMS);
+    if (h2c != null && h2c.measured() && h2c.cpuUsPerRequest() != null) {
+      (h2c.cpuUsPerRequest() <= H2C_CPU_US_AT_100 ? cpuOk : cpuBad).add(String.format("c=100 %.1f µs",
+          h2c.cpuUsPerRequest()));
+    }
+    out.add(verdict(H2C_CPU, cpuOk, cpuBad));
   }
 
   /** The Java clients that speak HTTP/2, which strand's h2 must match or beat. */
@@ -187,6 +256,8 @@ public final class Targets {
 
   static final String H3_VS_JETTY = "strand h3 ≥ 1.5× Jetty's HTTP/3 client, each c";
   static final String H3_VS_H2 = "strand h3 ≥ 0.5× strand h2, each c";
+  static final double H3_VS_H2_AT_100 = 0.6;
+  static final String H3_AT_100 = "strand h3 ≥ 0.6× strand h2 at 100 streams (testkit server)";
 
   /** One server's HTTP/3 scenario, its HTTP/2 scenario, and how its cells are labelled in a verdict. */
   private record Http3Scenarios(String h3, String h2, String label) {}
@@ -201,6 +272,8 @@ public final class Targets {
     List<String> jettyBad = new ArrayList<>();
     List<String> h2Ok = new ArrayList<>();
     List<String> h2Bad = new ArrayList<>();
+    List<String> h2At100Ok = new ArrayList<>();
+    List<String> h2At100Bad = new ArrayList<>();
     List<Http3Scenarios> servers =
         List.of(new Http3Scenarios("h3", "h2", ""), new Http3Scenarios("caddy-h3", "caddy-h2", "Caddy "));
     for (Http3Scenarios sc : servers) {
@@ -219,13 +292,17 @@ public final class Targets {
         Cell h2 = r.find("strand", sc.h2(), c);
         if (h2 != null && h2.measured()) {
           double ratio = h3.rps() / h2.rps();
-          (ratio >= 0.5 ? h2Ok : h2Bad).add(String.format("%sc=%d %.0f vs %.0f req/s = %.2f×", server, c,
-              h3.rps(), h2.rps(), ratio));
+          String cell = String.format("%sc=%d %.0f vs %.0f req/s = %.2f×", server, c, h3.rps(), h2.rps(), ratio);
+          (ratio >= 0.5 ? h2Ok : h2Bad).add(cell);
+          if (c == H2_TARGET_STREAMS && sc.h3().equals("h3")) {
+            (ratio >= H3_VS_H2_AT_100 ? h2At100Ok : h2At100Bad).add(cell);
+          }
         }
       }
     }
     out.add(verdict(H3_VS_JETTY, jettyOk, jettyBad));
     out.add(verdict(H3_VS_H2, h2Ok, h2Bad));
+    out.add(verdict(H3_AT_100, h2At100Ok, h2At100Bad));
   }
 
   /**

@@ -26,6 +26,15 @@ class ReportTest {
         true, scenarios, concurrency, clients, 1, 1, 1, 3, 30, 1, notes);
   }
 
+  /** Each verdict by the target it judges. */
+  static Map<String, Targets.Verdict> byTarget(List<Targets.Verdict> verdicts) {
+    Map<String, Targets.Verdict> v = new java.util.HashMap<>();
+    for (Targets.Verdict t : verdicts) {
+      v.put(t.target(), t);
+    }
+    return v;
+  }
+
   static Results sample() {
     List<Cell> cells = List.of(
         ok("strand", "java", "/small", 10, 20_000, 40, 10),
@@ -118,10 +127,7 @@ class ReportTest {
 
   @Test
   void targetsAreJudgedFromTheNumbersAndMissingDataIsNotMet() {
-    Map<String, Targets.Verdict> v = new java.util.HashMap<>();
-    for (Targets.Verdict t : sample().targets()) {
-      v.put(t.target(), t);
-    }
+    Map<String, Targets.Verdict> v = byTarget(sample().targets());
     // strand 21k vs jdk 25k at c=500: not met, and the report says by how much.
     Targets.Verdict peer = v.get("strand ≥ 1.0× fastest Java peer on /small, every c ≥ 10");
     assertEquals("NOT MET", peer.verdict());
@@ -132,6 +138,47 @@ class ReportTest {
     assertEquals("NOT MET", v.get("strand-sync: CPU µs/request at c=500 ≤ 1.3× at c=10").verdict());
     assertEquals("NOT MET", v.get("strand, strand-sync: connections accepted ≤ concurrency + 4").verdict());
     assertEquals("met", v.get("strand, strand-sync: zero errors").verdict());
+  }
+
+  @Test
+  void theBarsAtBothEndsAreJudgedEachFromItsOwnCells() {
+    List<Cell> cells = List.of(
+        ok("strand", "java", "/small", 1, 15_000, 37, 1),
+        ok("strand-sync", "java", "/small", 1, 12_500, 30, 1),
+        ok("helidon", "java", "/small", 1, 12_000, 40, 1),
+        ok("wrk", "reference", "/small", 1, 16_000, 20, 1),
+        ok("strand", "java", "/small", 10, 120_000, 11, 10),
+        ok("strand-sync", "java", "/small", 10, 118_000, 13, 10),
+        ok("vertx", "java", "/small", 10, 98_000, 14, 10),
+        ok("strand", "java", "h2c", 10, 60_000, 11, 1),
+        ok("strand-sync", "java", "h2c", 10, 56_000, 18, 1),
+        ok("h2load", "reference", "h2c", 10, 80_000, 5, 1),
+        ok("strand", "java", "h2c", 100, 160_000, 6.5, 1),
+        ok("strand-sync", "java", "h2c", 100, 140_000, 6.4, 1),
+        ok("h2load", "reference", "h2c", 100, 190_000, 5, 1),
+        ok("strand", "java", "h2", 100, 150_000, 5, 1),
+        ok("strand", "java", "h3", 100, 91_000, 17, 1));
+    Results.Meta meta = meta("default", List.of("/small", "h2c", "h2", "h3"), List.of(1, 10, 100),
+        List.of("strand", "strand-sync", "helidon", "vertx", "wrk", "h2load"), List.of());
+    Map<String, Targets.Verdict> v =
+        byTarget(Targets.evaluate(new Results(meta, cells, List.of(), List.of(), Map.of())));
+    Targets.Verdict peer = v.get(Targets.PEER_AT_EVERY_LEVEL);
+    assertEquals("NOT MET", peer.verdict(), "blocking at 1 in flight is 12,500 against Helidon's 12,000");
+    assertTrue(peer.detail().startsWith("missed: strand-sync c=1 1.04× helidon; met: strand c=1 1.25× helidon; "
+        + "strand c=10 1.22× vertx; strand-sync c=10 1.20× vertx"), peer.detail());
+    assertEquals("met", v.get(Targets.BLOCKING_VS_WRK).verdict(), "12,500 of wrk's 16,000 is 0.78×");
+    Targets.Verdict level = v.get(Targets.BLOCKING_LEVEL);
+    assertEquals("NOT MET", level.verdict());
+    assertTrue(level.detail().startsWith("missed: /small c=1 0.83×; h2c c=10 0.93×; h2c c=100 0.88×; met: "
+        + "/small c=10 0.98×"), level.detail());
+    Targets.Verdict h2load = v.get(Targets.H2C_VS_H2LOAD_AT_10_100);
+    assertEquals("NOT MET", h2load.verdict());
+    assertEquals("missed: c=10 60000 vs 80000 req/s = 0.75×; met: c=100 160000 vs 190000 req/s = 0.84×",
+        h2load.detail());
+    assertEquals("NOT MET", v.get(Targets.H2C_CPU).verdict(), "6.5 µs is over the 6 µs bar");
+    Targets.Verdict h3 = v.get(Targets.H3_AT_100);
+    assertEquals("met", h3.verdict(), "91,000 of HTTP/2's 150,000 is 0.61×");
+    assertEquals("c=100 91000 vs 150000 req/s = 0.61×", h3.detail());
   }
 
   @Test
@@ -151,10 +198,7 @@ class ReportTest {
     Results.Meta meta = meta("scale", List.of(h2c, "/delay/1000"), List.of(30_000, 100_000),
         List.of("strand", "vertx", "jetty", "aiohttp"), List.of());
     Results partial = new Results(meta, cells, List.of(), List.of(), Map.of());
-    Map<String, Targets.Verdict> v = new java.util.HashMap<>();
-    for (Targets.Verdict t : Targets.evaluate(partial)) {
-      v.put(t.target(), t);
-    }
+    Map<String, Targets.Verdict> v = byTarget(Targets.evaluate(partial));
     Targets.Verdict rate = v.get("strand ≥ 0.9× ideal on /delay beyond 500 in flight");
     assertEquals("NOT MET", rate.verdict(), "26,000 of an ideal 30,000 is 0.87×");
     assertTrue(rate.detail().contains("h2c:/delay/5000 c=100000 0.95×"), rate.detail());
@@ -186,10 +230,8 @@ class ReportTest {
         ok("strand", "java", "caddy-h3", 10, 8_000, 90, 1),
         ok("strand", "java", "caddy-h2", 10, 9_000, 80, 1));
     Results.Meta meta = meta("default", List.of("h2", "h3"), List.of(1, 10), List.of("strand", "jetty"), List.of());
-    Map<String, Targets.Verdict> v = new java.util.HashMap<>();
-    for (Targets.Verdict t : Targets.evaluate(new Results(meta, cells, List.of(), List.of(), Map.of()))) {
-      v.put(t.target(), t);
-    }
+    Map<String, Targets.Verdict> v =
+        byTarget(Targets.evaluate(new Results(meta, cells, List.of(), List.of(), Map.of())));
     Targets.Verdict jetty = v.get(Targets.H3_VS_JETTY);
     assertEquals("NOT MET", jetty.verdict());
     assertTrue(jetty.detail().contains("c=10 15000 vs 12000 req/s = 1.25×"), jetty.detail());
