@@ -190,7 +190,7 @@ public final class Exchange extends Waiter<NettyConnection> implements Runnable 
     if (c.eventLoop().inEventLoop()) {
       c.begin(this);
     } else {
-      CallerDrivenLoop.start(c.eventLoop(), this);
+      CallerDrivenLoop.start(c.eventLoop(), this, c.capacity() == 1);
     }
   }
 

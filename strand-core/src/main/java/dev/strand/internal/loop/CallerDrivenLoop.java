@@ -216,18 +216,23 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
    * and idle (no thread runs it, no exchange is in flight on it), {@code task} runs here and now: the request
    * goes out without waking another thread, and the response wakes the loop's own thread, waiting in the kernel
    * for the loop's I/O (on NIO this one wakes it as it lets go, and it is back in the kernel by the time the
-   * response comes). A blocking caller ({@link #callAndDrive}) keeps the loop, to
-   * run it while it waits. Otherwise the task is queued for the loop's driver, as on any event loop.
+   * response comes). A blocking caller ({@link #callAndDrive}) keeps the loop, to run it while it waits.
+   *
+   * <p>With exchanges in flight, an exchange on a connection of its own ({@code ownConnection}: HTTP/1.1) still
+   * runs here when no thread runs the loop and the own thread waits for the loop's I/O, unless its caller would
+   * keep the loop: letting go then wakes no one either. Otherwise the task is queued for the loop's driver, as
+   * on any event loop.
    */
-  public static void start(EventLoop loop, Runnable task) {
+  public static void start(EventLoop loop, Runnable task, boolean ownConnection) {
     if (loop instanceof CallerDrivenLoop l && l.driver.get() == null) {
       Thread me = Thread.currentThread();
       Claim claim = CLAIM.get();
       boolean keep = claim != null && claim.loop == null;
-      // Only on a loop with nothing in flight. In a burst, every async call that wrote its own request would wake
-      // the loop's thread again, and the futexes cost more than the writes save; and a virtual thread running the
-      // loop for others holds a carrier their wake-ups need.
-      if (l.inFlight.get() == 0 && l.driver.compareAndSet(null, me)) {
+      // Busy, only where the caller lets go at once and no one need be woken for it: a virtual thread running the
+      // loop for others would hold a carrier their wake-ups need. And not on a multiplexed connection, where
+      // requests queued for the loop leave together in one write.
+      boolean mayRun = l.inFlight.get() == 0 || ownConnection && !keep && l.ownWatchesIo;
+      if (mayRun && l.driver.compareAndSet(null, me)) {
         try {
           safeExecute(task);
           l.runTasks();

@@ -15,6 +15,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -24,26 +25,87 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * On epoll the loop's own thread, idle, waits in the kernel for the loop's I/O: an async call that finds the
- * loop idle writes on its own thread and lets go without waking it, and the response wakes it.
+ * On epoll the loop's own thread, idle, waits in the kernel for the loop's I/O: an async call that finds no
+ * thread running the loop writes on its own thread and lets go without waking it, and the response wakes it.
  */
 @ExtendWith(NettyLeakDetectorExtension.class)
 class CallerDrivenLoopOwnThreadTest {
 
   @Test
   void anExchangeStartedOnAnIdleLoopIsLeftToTheResponseToWakeTheOwnThread() throws Exception {
-    AtomicReference<Thread> own = new AtomicReference<>();
-    ThreadFactory named = task -> {
-      Thread t = Thread.ofPlatform().daemon().name("own-under-test").unstarted(task);
-      own.set(t);
-      return t;
-    };
-    CallerDrivenLoop.Group group = new CallerDrivenLoop.Group(1, named, EpollIoHandler.newFactory(), () -> false);
-    CallerDrivenLoop loop = (CallerDrivenLoop) group.next();
-    AtomicReference<Thread> reader = new AtomicReference<>();
-    CountDownLatch read = new CountDownLatch(1);
-    try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      Channel channel = new Bootstrap().group(group).channel(EpollSocketChannel.class)
+    try (IdleLoop idle = new IdleLoop()) {
+      long wakes = idle.loop.ownWakes();
+
+      // What an async call does on an idle loop: starts its exchange on its own thread, and lets go.
+      CallerDrivenLoop.start(idle.loop, () -> CallerDrivenLoop.began(idle.loop), true);
+      idle.respondAndAwaitTheRead();
+      assertEquals(wakes, idle.loop.ownWakes(), "the own thread was woken, not left to the response");
+      CallerDrivenLoop.ended(idle.loop);
+    }
+  }
+
+  @Test
+  void anAsyncCallStartedWhileAnotherIsInFlightWritesOnItsOwnThreadToo() throws Exception {
+    try (IdleLoop idle = new IdleLoop()) {
+      CallerDrivenLoop.start(idle.loop, () -> CallerDrivenLoop.began(idle.loop), true);
+      awaitWatchingIo(idle.own.get());
+      long wakes = idle.loop.ownWakes();
+
+      // A second call while the first waits for its response: the own thread watches the loop's I/O, so the
+      // caller writes this one too, rather than queueing it and waking the own thread to write it.
+      AtomicReference<Thread> ranOn = new AtomicReference<>();
+      CallerDrivenLoop.start(idle.loop, () -> {
+        ranOn.set(Thread.currentThread());
+        CallerDrivenLoop.began(idle.loop);
+      }, true);
+      assertEquals(Thread.currentThread(), ranOn.get(), "the call was queued for the loop's own thread");
+      assertEquals(wakes, idle.loop.ownWakes(), "the own thread was woken to write it");
+      idle.respondAndAwaitTheRead();
+      CallerDrivenLoop.ended(idle.loop);
+      CallerDrivenLoop.ended(idle.loop);
+    }
+  }
+
+  @Test
+  void onAMultiplexedConnectionACallStartedWhileAnotherIsInFlightIsLeftToTheLoop() throws Exception {
+    try (IdleLoop idle = new IdleLoop()) {
+      CallerDrivenLoop.start(idle.loop, () -> CallerDrivenLoop.began(idle.loop), true);
+      awaitWatchingIo(idle.own.get());
+
+      // Queued: the loop's driver writes the requests queued meanwhile together.
+      CompletableFuture<Thread> ranOn = new CompletableFuture<>();
+      CallerDrivenLoop.start(idle.loop, () -> {
+        CallerDrivenLoop.began(idle.loop);
+        ranOn.complete(Thread.currentThread());
+      }, false);
+      assertEquals(idle.own.get(), ranOn.get(5, TimeUnit.SECONDS));
+      idle.respondAndAwaitTheRead();
+      CallerDrivenLoop.ended(idle.loop);
+      CallerDrivenLoop.ended(idle.loop);
+    }
+  }
+
+  /** An epoll loop of its own with one connection to a plain socket, its own thread waiting for the loop's I/O. */
+  private static final class IdleLoop implements AutoCloseable {
+    final AtomicReference<Thread> own = new AtomicReference<>();
+    final CallerDrivenLoop.Group group;
+    final CallerDrivenLoop loop;
+    final AtomicReference<Thread> reader = new AtomicReference<>();
+    final CountDownLatch read = new CountDownLatch(1);
+    final ServerSocket server;
+    final Channel channel;
+    final Socket peer;
+
+    IdleLoop() throws Exception {
+      ThreadFactory named = task -> {
+        Thread t = Thread.ofPlatform().daemon().name("own-under-test").unstarted(task);
+        own.set(t);
+        return t;
+      };
+      group = new CallerDrivenLoop.Group(1, named, EpollIoHandler.newFactory(), () -> false);
+      loop = (CallerDrivenLoop) group.next();
+      server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+      channel = new Bootstrap().group(group).channel(EpollSocketChannel.class)
           .handler(new ChannelInboundHandlerAdapter() {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -53,21 +115,24 @@ class CallerDrivenLoopOwnThreadTest {
             }
           })
           .connect(server.getLocalSocketAddress()).sync().channel();
-      try (Socket peer = server.accept()) {
-        awaitWatchingIo(own.get());
-        long wakes = loop.ownWakes();
+      peer = server.accept();
+      awaitWatchingIo(own.get());
+    }
 
-        // What an async call does on an idle loop: starts its exchange on its own thread, and lets go.
-        CallerDrivenLoop.start(loop, () -> CallerDrivenLoop.began(loop));
-        peer.getOutputStream().write(1); // the response
-        assertTrue(read.await(5, TimeUnit.SECONDS), "the response was not read");
-        assertEquals(own.get(), reader.get());
-        assertEquals(wakes, loop.ownWakes(), "the own thread was woken, not left to the response");
-        CallerDrivenLoop.ended(loop);
+    /** The peer's bytes, read by the loop's own thread. */
+    void respondAndAwaitTheRead() throws Exception {
+      peer.getOutputStream().write(1);
+      assertTrue(read.await(5, TimeUnit.SECONDS), "the response was not read");
+      assertEquals(own.get(), reader.get());
+    }
+
+    @Override
+    public void close() throws Exception {
+      try (server; peer) {
+        channel.close().sync();
+      } finally {
+        group.shutdownGracefully().sync();
       }
-      channel.close().sync();
-    } finally {
-      group.shutdownGracefully().sync();
     }
   }
 
