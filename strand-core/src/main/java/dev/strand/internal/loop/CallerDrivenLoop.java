@@ -38,7 +38,9 @@ import java.util.function.Supplier;
  * idle (no thread runs it, no exchange is in flight on it) writes its request on its own thread and waits for
  * the response in the kernel itself, so a sequential call costs no wake-up of another thread in either
  * direction (the leader/follower pattern); an async call that finds it idle writes its request and lets go
- * ({@link #start}). A call that finds the loop busy hands its work to the loop as on any Netty loop.
+ * ({@link #start}). A call that finds the loop busy hands its work to the loop as on any Netty loop, unless no
+ * thread runs it, its own thread waits for its I/O and the call's connection is its alone: then it writes its
+ * request and lets go too.
  *
  * <p>At most one thread runs the loop at a time, its <em>driver</em>: {@link #inEventLoop(Thread)} is true
  * for that thread only, so Netty's channels, promises and timers see one thread at a time, and a hand-over
@@ -228,9 +230,9 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
       Thread me = Thread.currentThread();
       Claim claim = CLAIM.get();
       boolean keep = claim != null && claim.loop == null;
-      // Busy, only where the caller lets go at once and no one need be woken for it: a virtual thread running the
-      // loop for others would hold a carrier their wake-ups need. And not on a multiplexed connection, where
-      // requests queued for the loop leave together in one write.
+      // With exchanges in flight, only a caller that lets go at once (a virtual thread running the loop for
+      // others would hold a carrier their wake-ups need), only while the own thread watches the I/O (so letting
+      // go wakes no one), and not on a multiplexed connection (requests queued there leave in one write).
       boolean mayRun = l.inFlight.get() == 0 || ownConnection && !keep && l.ownWatchesIo;
       if (mayRun && l.driver.compareAndSet(null, me)) {
         try {
