@@ -78,7 +78,7 @@ class LookupProjectionAndMetadataTest {
         String control = "SELECT o.f0, u.score FROM orders AS o JOIN users FOR SYSTEM_TIME AS OF o.proc AS u "
                 + "ON o.f0 = u.id";
         Exception e = assertThrows(Exception.class, () -> run(control));
-        for (int attempt = 1; attempt < 3 && TableTestCluster.causeMentions(e, "was lost"); attempt++) {
+        for (int attempt = 1; attempt < 6 && TableTestCluster.causeMentions(e, "was lost"); attempt++) {
             // Flink may report its own follow-on failure (the source's NoMoreSplitEvent lost on the task that
             // the decoding had already failed) instead of the first one: that says nothing, so run it again.
             e = assertThrows(Exception.class, () -> run(control));
