@@ -115,9 +115,10 @@ abstract sealed class OwnThreadWait {
       int millis = (int) Math.min(Integer.MAX_VALUE, (nanos + 999_999) / 1_000_000);
       try {
         // Only this thread reads the eventfd, so it is read only when it was seen readable: a wake written
-        // later keeps it readable, and the next wait returns at once.
+        // later keeps it readable, and the next wait returns at once. Which of the two is ready is in the
+        // events the wait returned: asking the wake-only set again would cost a system call a wake-up.
         int ready = epollWait(io ? ioOrWake : wakeOnly, millis);
-        if (ready > 0 && (!io || epollWait(wakeOnly, 0) > 0)) {
+        if (ready > 0 && (!io || woken(ready))) {
           Native.eventFdRead(wakeFd.intValue());
         }
       } catch (Throwable t) { // epoll_wait fails on a bad descriptor only: a bug, and parking keeps the loop going
@@ -128,6 +129,16 @@ abstract sealed class OwnThreadWait {
 
     private int epollWait(FileDescriptor set, int millis) throws Throwable {
       return (int) INTERNALS.epollWait.invokeExact(set, events, millis);
+    }
+
+    /** Whether the eventfd is among the {@code ready} events the last wait returned. */
+    private boolean woken(int ready) throws Throwable {
+      for (int i = 0; i < ready; i++) {
+        if ((int) INTERNALS.eventFd.invokeExact(events, i) == wakeFd.intValue()) {
+          return true;
+        }
+      }
+      return false;
     }
 
     @Override
@@ -163,7 +174,7 @@ abstract sealed class OwnThreadWait {
 
     /** Netty's package-private epoll pieces, or null where this Netty lacks them. */
     private record Internals(Field epollFd, Constructor<EpollEventArray> newEvents, Method freeEvents,
-        MethodHandle epollWait) {
+        MethodHandle epollWait, MethodHandle eventFd) {
       static Internals find() {
         try {
           Field fd = EpollIoHandler.class.getDeclaredField("epollFd");
@@ -171,11 +182,14 @@ abstract sealed class OwnThreadWait {
           Method free = EpollEventArray.class.getDeclaredMethod("free");
           Method wait = Native.class.getDeclaredMethod("epollWait", FileDescriptor.class, EpollEventArray.class,
               int.class);
+          Method eventFd = EpollEventArray.class.getDeclaredMethod("fd", int.class); // the descriptor in its data
           fd.setAccessible(true);
           events.setAccessible(true);
           free.setAccessible(true);
           wait.setAccessible(true);
-          return new Internals(fd, events, free, MethodHandles.lookup().unreflect(wait));
+          eventFd.setAccessible(true);
+          return new Internals(fd, events, free, MethodHandles.lookup().unreflect(wait),
+              MethodHandles.lookup().unreflect(eventFd));
         } catch (ReflectiveOperationException | RuntimeException e) { // RuntimeException: InaccessibleObject
           LOG.log(System.Logger.Level.DEBUG, "Netty's epoll internals are out of reach; own threads park: " + e);
           return null;
