@@ -26,6 +26,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -115,6 +116,8 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
   private final OwnThreadWait ownWait;
   /** The own thread waits, or is about to, for the loop's I/O ({@link OwnThreadWait#await}). */
   private volatile boolean ownWatchesIo;
+  /** A wake-up of the own thread is written and the own thread has not returned from its wait since. */
+  private final AtomicBoolean ownWakeUnseen = new AtomicBoolean();
   /** How often another thread woke the own thread: a wake-up is what the loop exists to spare. */
   private final LongAdder ownWakes = new LongAdder();
   /** When the waiting own thread looks again, in the {@link #ticker()}'s time. */
@@ -329,6 +332,7 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
       if (sleep > 0) {
         ownWait.await(sleep, ownWatchesIo);
       }
+      ownWakeUnseen.set(false); // before it looks for work: a wake-up after this must be written again
       ownWatchesIo = false;
     }
   }
@@ -460,9 +464,13 @@ public final class CallerDrivenLoop extends AbstractScheduledEventExecutor imple
     }
   }
 
+  /**
+   * Wakes the own thread, unless a wake-up is already written that it has not seen yet: work queued by several
+   * threads, or by one thread several times, while the own thread sleeps costs one wake-up, not one each.
+   */
   private void unparkOwn() {
     Thread t = own;
-    if (t != null) {
+    if (t != null && !ownWakeUnseen.get() && !ownWakeUnseen.getAndSet(true)) {
       ownWakes.increment();
       ownWait.wake(t);
     }

@@ -85,6 +85,27 @@ class CallerDrivenLoopOwnThreadTest {
     }
   }
 
+  /**
+   * A wake-up already written is not written again until the own thread has returned from its wait: one queued
+   * right after must still be written, or the task waits for the own thread's next look (100 ms later).
+   */
+  @Test
+  void everyTaskQueuedWhileTheOwnThreadSleepsWakesItPromptly() throws Exception {
+    try (IdleLoop idle = new IdleLoop()) {
+      int tasks = 200;
+      long start = System.nanoTime();
+      for (int i = 0; i < tasks; i++) {
+        CompletableFuture<Void> ran = new CompletableFuture<>();
+        idle.loop.execute(() -> ran.complete(null));
+        ran.get(5, TimeUnit.SECONDS);
+      }
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      // A missed wake-up costs up to 100 ms: a few hundred would take many seconds.
+      assertTrue(millis < 5_000, tasks + " tasks queued one after another took " + millis + " ms");
+      assertTrue(idle.loop.ownWakes() > 0, "the own thread was never woken");
+    }
+  }
+
   /** An epoll loop of its own with one connection to a plain socket, its own thread waiting for the loop's I/O. */
   private static final class IdleLoop implements AutoCloseable {
     final AtomicReference<Thread> own = new AtomicReference<>();
