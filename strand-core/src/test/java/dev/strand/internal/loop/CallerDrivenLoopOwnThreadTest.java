@@ -40,15 +40,14 @@ class CallerDrivenLoopOwnThreadTest {
       CallerDrivenLoop.start(idle.loop, () -> CallerDrivenLoop.began(idle.loop), true);
       idle.respondAndAwaitTheRead();
       assertEquals(wakes, idle.loop.ownWakes(), "the own thread was woken, not left to the response");
-      CallerDrivenLoop.ended(idle.loop);
+      idle.end(1);
     }
   }
 
   @Test
   void anAsyncCallStartedWhileAnotherIsInFlightWritesOnItsOwnThreadToo() throws Exception {
     try (IdleLoop idle = new IdleLoop()) {
-      CallerDrivenLoop.start(idle.loop, () -> CallerDrivenLoop.began(idle.loop), true);
-      awaitWatchingIo(idle.own.get());
+      idle.startOneAndAwaitWatchingIo();
       long wakes = idle.loop.ownWakes();
 
       // A second call while the first waits for its response: the own thread watches the loop's I/O, so the
@@ -61,16 +60,14 @@ class CallerDrivenLoopOwnThreadTest {
       assertEquals(Thread.currentThread(), ranOn.get(), "the call was queued for the loop's own thread");
       assertEquals(wakes, idle.loop.ownWakes(), "the own thread was woken to write it");
       idle.respondAndAwaitTheRead();
-      CallerDrivenLoop.ended(idle.loop);
-      CallerDrivenLoop.ended(idle.loop);
+      idle.end(2);
     }
   }
 
   @Test
   void onAMultiplexedConnectionACallStartedWhileAnotherIsInFlightIsLeftToTheLoop() throws Exception {
     try (IdleLoop idle = new IdleLoop()) {
-      CallerDrivenLoop.start(idle.loop, () -> CallerDrivenLoop.began(idle.loop), true);
-      awaitWatchingIo(idle.own.get());
+      idle.startOneAndAwaitWatchingIo();
 
       // Queued: the loop's driver writes the requests queued meanwhile together.
       CompletableFuture<Thread> ranOn = new CompletableFuture<>();
@@ -80,8 +77,7 @@ class CallerDrivenLoopOwnThreadTest {
       }, false);
       assertEquals(idle.own.get(), ranOn.get(5, TimeUnit.SECONDS));
       idle.respondAndAwaitTheRead();
-      CallerDrivenLoop.ended(idle.loop);
-      CallerDrivenLoop.ended(idle.loop);
+      idle.end(2);
     }
   }
 
@@ -138,6 +134,19 @@ class CallerDrivenLoopOwnThreadTest {
           .connect(server.getLocalSocketAddress()).sync().channel();
       peer = server.accept();
       awaitWatchingIo(own.get());
+    }
+
+    /** Starts an exchange as an async call on the idle loop does; returns once the own thread watches the I/O. */
+    void startOneAndAwaitWatchingIo() throws InterruptedException {
+      CallerDrivenLoop.start(loop, () -> CallerDrivenLoop.began(loop), true);
+      awaitWatchingIo(own.get());
+    }
+
+    /** Ends {@code exchanges} exchanges started on the loop. */
+    void end(int exchanges) {
+      for (int i = 0; i < exchanges; i++) {
+        CallerDrivenLoop.ended(loop);
+      }
     }
 
     /** The peer's bytes, read by the loop's own thread. */
