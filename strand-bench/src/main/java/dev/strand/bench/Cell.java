@@ -12,6 +12,8 @@ import java.util.List;
  *                    or {@code n/a} (the client cannot speak the scenario; {@code error} says why)
  * @param requests    successful responses inside the timed batches
  * @param errors      failed requests over the whole cell, warm-up included
+ * @param serverCpuUsPerRequest the server process's CPU µs per request over the timed batches, or null when the
+ *                    server does not tell (any server but the testkit's)
  * @param connections connections the server accepted during the cell, or null when the server cannot tell
  * @param memory      what the client held for its requests in flight, when the run asked ({@code --memory}), else null
  */
@@ -29,6 +31,7 @@ public record Cell(
     long requests,
     long errors,
     Double cpuUsPerRequest,
+    Double serverCpuUsPerRequest,
     Double p50Ms,
     Double p99Ms,
     Long connections,
@@ -36,13 +39,13 @@ public record Cell(
 
   public static Cell failed(String client, String kind, String scenario, int concurrency, String error) {
     return new Cell(client, kind, scenario, concurrency, "failed", error, List.of(), null, null, null, 0, 0,
-        null, null, null, null, null);
+        null, null, null, null, null, null);
   }
 
   /** A client that cannot speak a scenario: reported with the reason, never dropped. */
   public static Cell notApplicable(String client, String kind, String scenario, int concurrency, String reason) {
     return new Cell(client, kind, scenario, concurrency, "n/a", reason, List.of(), null, null, null, 0, 0,
-        null, null, null, null, null);
+        null, null, null, null, null, null);
   }
 
   public boolean notApplicable() {
@@ -55,17 +58,22 @@ public record Cell(
 
   public Cell withConnections(Long c) {
     return new Cell(client, kind, scenario, concurrency, status, error, batchRps, rps, rpsMin, rpsMax, requests,
-        errors, cpuUsPerRequest, p50Ms, p99Ms, c, memory);
+        errors, cpuUsPerRequest, serverCpuUsPerRequest, p50Ms, p99Ms, c, memory);
   }
 
   public Cell withScenario(String s) {
     return new Cell(client, kind, s, concurrency, status, error, batchRps, rps, rpsMin, rpsMax, requests,
-        errors, cpuUsPerRequest, p50Ms, p99Ms, connections, memory);
+        errors, cpuUsPerRequest, serverCpuUsPerRequest, p50Ms, p99Ms, connections, memory);
   }
 
   public Cell withMemory(Memory m) {
     return new Cell(client, kind, scenario, concurrency, status, error, batchRps, rps, rpsMin, rpsMax, requests,
-        errors, cpuUsPerRequest, p50Ms, p99Ms, connections, m);
+        errors, cpuUsPerRequest, serverCpuUsPerRequest, p50Ms, p99Ms, connections, m);
+  }
+
+  public Cell withServerCpu(Double usPerRequest) {
+    return new Cell(client, kind, scenario, concurrency, status, error, batchRps, rps, rpsMin, rpsMax, requests,
+        errors, cpuUsPerRequest, usPerRequest, p50Ms, p99Ms, connections, memory);
   }
 
   /** Builds a measured cell from per-batch req/s; the median and range are computed here, once. */
@@ -75,12 +83,12 @@ public record Cell(
     if (batchRps.isEmpty() || requests == 0) {
       return new Cell(client, kind, scenario, concurrency, "failed",
           firstError != null ? firstError : "no successful response in the timed batches", List.of(), null, null,
-          null, 0, errors, null, null, null, connections, null);
+          null, 0, errors, null, null, null, null, connections, null);
     }
     String status = errors == 0 ? "ok" : "errors";
     return new Cell(client, kind, scenario, concurrency, status, errors == 0 ? null : firstError, batchRps,
         median(batchRps), Collections.min(batchRps), Collections.max(batchRps), requests, errors, cpuUsPerRequest,
-        p50Ms, p99Ms, connections, null);
+        null, p50Ms, p99Ms, connections, null);
   }
 
   /** The median of {@code values} (not empty): the middle one, or the mean of the two middle ones. */

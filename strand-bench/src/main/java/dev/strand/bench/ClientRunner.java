@@ -83,13 +83,17 @@ public final class ClientRunner {
     LoadLoop.Measurement m;
     LoadLoop loop;
     Memory held;
+    Double serverCpu;
     try (BenchClient client = Clients.get(name).factory().apply(spec)) {
       loop = new LoadLoop(client, c, spec.expectedLength(), maxRequests);
       Memory.Reading idle = memory ? Memory.Reading.now() : null;
       progress(name, scenario, c, "warm-up " + warm.toMillis() / 1000.0 + "s");
       loop.start();
       loop.run(warm);
+      long serverCpu0 = statsBase == null ? -1 : ServerStats.cpuNanos(statsBase);
       m = loop.measure(batches, each, b -> progress(name, scenario, c, "batch " + b + "/" + batches));
+      long serverCpu1 = statsBase == null ? -1 : ServerStats.cpuNanos(statsBase);
+      serverCpu = ServerStats.cpuMicrosPerRequest(serverCpu0, serverCpu1, m.ok() + m.errors());
       // After the timed batches, so the collections it forces are not in them; every request is still in flight.
       // The server's count first: the full collections of the reading stall the client, not the server.
       int atServer = memory && statsBase != null ? ServerStats.held(statsBase) : -1;
@@ -108,13 +112,12 @@ public final class ClientRunner {
     Double cpu = ok == 0 ? null : m.cpuNanos() / 1_000.0 / (ok + m.errors());
     Double p50 = ok == 0 ? null : m.latencyMicros().getValueAtPercentile(50) / 1_000.0;
     Double p99 = ok == 0 ? null : m.latencyMicros().getValueAtPercentile(99) / 1_000.0;
-    // Less the connection of the server-count read (made while the load ran), if there was one.
+    // Less the connections of the reads made while the load ran: the server's CPU time twice, its count once.
     long conns = ServerStats.between(before, after);
-    if (conns > 0 && memory && statsBase != null) {
-      conns--;
-    }
+    int readsDuringLoad = statsBase == null ? 0 : memory ? 3 : 2;
+    conns = conns < 0 ? conns : Math.max(0, conns - readsDuringLoad);
     return Cell.measured(name, kind, scenario, c, rps, ok, loop.totalErrors(), loop.firstError(), cpu, p50, p99,
-        conns < 0 ? null : conns).withMemory(held);
+        conns < 0 ? null : conns).withMemory(held).withServerCpu(serverCpu);
   }
 
   static void progress(String client, String scenario, int c, String what) {

@@ -56,11 +56,13 @@ final class ReferenceLevel {
     long requests = 0;
     long errors = 0;
     double cpu = 0;
+    long serverCpu0 = -1;
     try {
       if (!warm.isZero()) {
         progress.accept(tool + " " + scenario + " c=" + concurrency + " warm-up");
         runner.run(url, concurrency, warm);
       }
+      serverCpu0 = statsBase == null ? -1 : ServerStats.cpuNanos(statsBase);
       for (int b = 1; b <= batches; b++) {
         progress.accept(tool + " " + scenario + " c=" + concurrency + " batch " + b + "/" + batches);
         Batch r = runner.run(url, concurrency, each);
@@ -78,11 +80,15 @@ final class ReferenceLevel {
     } catch (Exception e) {
       return Cell.failed(tool, "reference", scenario, concurrency, LoadLoop.describe(e));
     }
+    long serverCpu1 = statsBase == null ? -1 : ServerStats.cpuNanos(statsBase);
     long after = statsBase == null ? -1 : ServerStats.accepted(statsBase);
+    // Less the connections of the two reads of the server's CPU time.
     long conns = ServerStats.between(before, after);
+    conns = conns < 0 || statsBase == null ? conns : Math.max(0, conns - 2);
     Double cpuUs = Double.isNaN(cpu) || requests == 0 ? null : cpu * 1e6 / requests;
     return Cell.measured(tool, "reference", scenario, concurrency, rps, requests, errors,
-        errors > 0 ? errorNote : null, cpuUs, median(p50), median(p99), conns < 0 ? null : conns);
+        errors > 0 ? errorNote : null, cpuUs, median(p50), median(p99), conns < 0 ? null : conns)
+        .withServerCpu(ServerStats.cpuMicrosPerRequest(serverCpu0, serverCpu1, requests + errors));
   }
 
   /** The tool's CPU seconds: {@code times} prints the shell's own user/sys, then its children's on the second line. */

@@ -102,7 +102,9 @@ public final class Report {
         .append(" s warm-up on the first level (twice that on HTTP/2), ").append(fmt(m.rewarm())).append(" s re-warm on the others; then ")
         .append(m.batches()).append(" timed batches of ").append(fmt(m.duration()))
         .append(" s cut from continuous load. req/s = median of batches (min–max). CPU µs/req = client process "
-            + "user+sys over the timed batches ÷ requests. p50/p99 = HdrHistogram over the timed batches. "
+            + "user+sys over the timed batches ÷ requests; server µs/req the same for the testkit server's process "
+            + "(— for other servers); cores = both together × req/s, the share of the machine the pair kept busy. "
+            + "p50/p99 = HdrHistogram over the timed batches. "
             + "conns = connections the server accepted during the cell. Every response checked: status 200 and "
             + "full body length (wrk checks neither). Pool size = in-flight bound = concurrency for every client.\n\n");
 
@@ -117,8 +119,9 @@ public final class Report {
         }
         s.append(String.join(", ", ideals)).append(".\n\n");
       }
-      s.append("| client | c | req/s | min–max | CPU µs/req | p50 ms | p99 ms | conns | errors | status |\n");
-      s.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+      s.append("| client | c | req/s | min–max | CPU µs/req | server µs/req | cores | p50 ms | p99 ms | conns | errors "
+          + "| status |\n");
+      s.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
       for (int c : m.concurrency()) {
         for (String client : m.clients()) {
           Cell x = r.find(client, scenario, c);
@@ -127,12 +130,12 @@ public final class Report {
           }
           String name = client + (x.kind().equals("reference") ? " (ref)" : "");
           if (x.notApplicable()) {
-            s.append("| ").append(name).append(" | ").append(c).append(" | — | — | — | — | — | — | — | n/a (")
+            s.append("| ").append(name).append(" | ").append(c).append(" | — | — | — | — | — | — | — | — | — | n/a (")
                 .append(cell(x.error())).append(") |\n");
             continue;
           }
           if (!x.measured()) {
-            s.append("| ").append(name).append(" | ").append(c).append(" | — | — | — | — | — | — | ")
+            s.append("| ").append(name).append(" | ").append(c).append(" | — | — | — | — | — | — | — | — | ")
                 .append(x.errors()).append(" | **failed**: ").append(cell(x.error())).append(" |\n");
             continue;
           }
@@ -140,6 +143,8 @@ public final class Report {
               .append(" | ").append(num(x.rps()))
               .append(" | ").append(num(x.rpsMin())).append("–").append(num(x.rpsMax()))
               .append(" | ").append(num(x.cpuUsPerRequest()))
+              .append(" | ").append(x.serverCpuUsPerRequest() == null ? "—" : num(x.serverCpuUsPerRequest()))
+              .append(" | ").append(cores(x))
               .append(" | ").append(ms(x.p50Ms()))
               .append(" | ").append(ms(x.p99Ms()))
               .append(" | ").append(x.connections() == null ? "n/a" : x.connections().toString())
@@ -313,12 +318,25 @@ public final class Report {
     s.append("\n");
   }
 
+  /**
+   * The cores the client and the server kept busy together over the timed batches: both CPU times per request
+   * × req/s. Near the machine's core count, the pair is CPU-bound, and req/s follows the CPU per request.
+   */
+  static String cores(Cell x) {
+    if (x.cpuUsPerRequest() == null || x.serverCpuUsPerRequest() == null || x.rps() == null) {
+      return "—";
+    }
+    double cores = (x.cpuUsPerRequest() + x.serverCpuUsPerRequest()) * x.rps() / 1e6;
+    return String.format(java.util.Locale.ROOT, "%.2f", cores);
+  }
+
   static String csv(Results r) {
     StringBuilder s = new StringBuilder("client,kind,scenario,concurrency,status,rps,rps_min,rps_max,"
-        + "cpu_us_per_request,p50_ms,p99_ms,connections,requests,errors,error\n");
+        + "cpu_us_per_request,server_cpu_us_per_request,p50_ms,p99_ms,connections,requests,errors,error\n");
     for (Cell c : r.cells()) {
       s.append(String.join(",", c.client(), c.kind(), c.scenario(), Integer.toString(c.concurrency()), c.status(),
-          raw(c.rps()), raw(c.rpsMin()), raw(c.rpsMax()), raw(c.cpuUsPerRequest()), raw(c.p50Ms()), raw(c.p99Ms()),
+          raw(c.rps()), raw(c.rpsMin()), raw(c.rpsMax()), raw(c.cpuUsPerRequest()), raw(c.serverCpuUsPerRequest()),
+          raw(c.p50Ms()), raw(c.p99Ms()),
           c.connections() == null ? "" : c.connections().toString(), Long.toString(c.requests()),
           Long.toString(c.errors()), quote(c.error())));
       s.append("\n");

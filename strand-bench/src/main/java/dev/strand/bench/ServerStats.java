@@ -19,6 +19,7 @@ public final class ServerStats {
 
   private static final Pattern ACCEPTED = Pattern.compile("\"accepted\"\\s*:\\s*(\\d+)");
   private static final Pattern HELD = Pattern.compile("\"held\"\\s*:\\s*(\\d+)");
+  private static final Pattern CPU = Pattern.compile("\"cpuNanos\"\\s*:\\s*(\\d+)");
 
   // Trusts the bench CA, for reading /stats of the HTTPS server; null until a TLS scenario sets it.
   private static volatile javax.net.ssl.SSLSocketFactory tls;
@@ -45,6 +46,22 @@ public final class ServerStats {
    */
   public static int held(URI base) {
     return (int) read(base, HELD);
+  }
+
+  /**
+   * The CPU time the server's process has used so far, in nanoseconds, or -1 if unknown. One read, not retried:
+   * it costs exactly one accepted connection, which a caller counting connections subtracts.
+   */
+  public static long cpuNanos(URI base) {
+    return read(base, CPU);
+  }
+
+  /**
+   * The server's CPU time per request between two {@link #cpuNanos} reads, in µs, or null when either read
+   * failed or no request was made.
+   */
+  public static Double cpuMicrosPerRequest(long before, long after, long requests) {
+    return before < 0 || after < before || requests <= 0 ? null : (after - before) / 1_000.0 / requests;
   }
 
   /** The number {@code field} finds in the server's {@code /stats}, or -1. */

@@ -54,6 +54,28 @@ class ReportTest {
     return new Results(meta, cells, partial.defaults(), Targets.evaluate(partial), partial.setups());
   }
 
+  /**
+   * A cell whose server told its CPU time shows it per request and the cores client and server kept busy
+   * together; one without shows neither, and the CSV carries the figure.
+   */
+  @Test
+  void theServersCpuStandsBesideTheClients(@TempDir Path dir) throws Exception {
+    Cell told = ok("strand", "java", "/small", 10, 50_000, 24, 10).withServerCpu(18.0);
+    Cell silent = ok("jdk", "java", "/small", 10, 20_000, 50, 10);
+    Results r = new Results(meta("quick", List.of("/small"), List.of(10), List.of("strand", "jdk"), List.of()),
+        List.of(told, silent), List.of(), List.of(), Map.of());
+
+    String md = Report.markdown(r);
+    assertTrue(md.contains("| strand | 10 | 50,000 | 49,000–50,500 | 24.0 | 18.0 | 2.10 |"), md);
+    assertTrue(md.contains("| jdk | 10 | 20,000 | 19,600–20,200 | 50.0 | — | — |"), md);
+
+    Report.write(r, dir);
+    List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
+    assertTrue(csv.get(0).contains(",cpu_us_per_request,server_cpu_us_per_request,"), csv.get(0));
+    assertTrue(csv.get(1).startsWith("strand,java,/small,10,ok,50000.000,49000.000,50500.000,24.000,18.000,"), csv.get(1));
+    assertEquals(18.0, Report.read(dir.resolve("results.json")).cells().get(0).serverCpuUsPerRequest());
+  }
+
   @Test
   void everyOutputIsWrittenAndParses(@TempDir Path dir) throws Exception {
     Results r = sample();

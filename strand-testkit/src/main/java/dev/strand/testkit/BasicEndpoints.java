@@ -46,7 +46,17 @@ final class BasicEndpoints {
             .name("accepted").value(c.stats().accepted())
             .name("open").value(c.stats().open())
             .name("held").value(c.stats().held())
+            .name("cpuNanos").value(processCpuNanos())
             .endObject()));
+
+    /**
+     * The CPU time (user and system) of the process the server runs in, in nanoseconds, or -1 where the platform
+     * does not tell: what a benchmark reads before and after its load to put the server's CPU per request beside
+     * the client's.
+     */
+    static long processCpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+    }
 
     static final Exchange COOKIES = Exchange.of(c -> {
         Json json = new Json().beginObject().name("cookies").beginObject();

@@ -61,7 +61,9 @@
  *     {@code /sse/release?key=K} (200, or 404 if nothing waits on K) has arrived</td></tr>
  * <tr><td>{@code /sse/wrong-type}</td><td>200 text/plain with an event stream's bytes</td></tr>
  * <tr><td>{@code /never}</td><td>reads the request, never answers</td></tr>
- * <tr><td>{@code /stats}</td><td>{@code {"accepted": N, "open": M}}</td></tr>
+ * <tr><td>{@code /stats}</td><td>{@code {"accepted": N, "open": M, "held": H, "cpuNanos": T}}: connections
+ *     accepted and open, responses a {@code /delay} holds back, and the CPU time of the server's process so far
+ *     (user and system, nanoseconds; -1 where the platform does not tell)</td></tr>
  * <tr><td>{@code /idempotent?header=NAME&delay=MS}</td><td>a write that honours idempotency keys: the key from
  *     header NAME ({@code Idempotency-Key}; an sf-string {@code "k"} or bare). The first request with a key takes
  *     effect: 201 {@code {"key": "k", "replayed": false}}; the same key and body again: 201 with

@@ -330,7 +330,28 @@ class EndpointsTest {
     @Test
     void stats() throws Exception {
         String json = new String(get("/stats").body(), StandardCharsets.UTF_8);
-        assertTrue(json.matches("\\{\"accepted\": \\d+, \"open\": \\d+, \"held\": \\d+}"), json);
+        assertTrue(json.matches("\\{\"accepted\": \\d+, \"open\": \\d+, \"held\": \\d+, \"cpuNanos\": \\d+}"), json);
+    }
+
+    /** {@code cpuNanos} is the process's CPU time: it grows while the server works. */
+    @Test
+    void statsCountTheProcessCpuTime() throws Exception {
+        long before = cpuNanos();
+        long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        long after = before;
+        while (after == before && System.nanoTime() < end) {
+            for (int i = 0; i < 50; i++) {
+                get("/big");
+            }
+            after = cpuNanos();
+        }
+        assertTrue(before > 0, "cpuNanos " + before);
+        assertTrue(after > before, "cpuNanos did not grow: " + before + " then " + after);
+    }
+
+    private static long cpuNanos() throws Exception {
+        String json = new String(get("/stats").body(), StandardCharsets.UTF_8);
+        return Long.parseLong(json.replaceAll(".*\"cpuNanos\": (-?\\d+).*", "$1"));
     }
 
     /** {@code held} counts the responses a {@code /delay} holds back: up while one waits, down once it is sent. */
