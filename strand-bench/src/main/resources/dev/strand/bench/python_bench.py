@@ -17,7 +17,8 @@ import urllib.request
 
 
 def stats(base, field):
-    """A number from the testkit server's /stats: "accepted" connections, or the requests it has "held"."""
+    """A number from the testkit server's /stats: "accepted" connections, the requests it has "held", or its
+    process's CPU time so far ("cpuNanos")."""
     if not base:
         return -1
     try:
@@ -72,6 +73,7 @@ class Load:
         self.rss_idle = resident() if a.memory else None
         self.rss_held = None
         self.at_server = -1
+        self.server_cpu = None
 
     def record(self, t0, status, length, error):
         good = error is None and status == 200 and length == self.a.expect_bytes
@@ -92,6 +94,7 @@ class Load:
         yield warm
         self.lat = []
         rps = []
+        server_cpu0 = stats(a.stats_url, "cpuNanos")
         cpu0 = time.process_time()
         ok_total = err_total = 0
         for b in range(1, a.batches + 1):
@@ -103,6 +106,10 @@ class Load:
             err_total += self.err - err0
             rps.append((self.ok - ok0) / dt)
         self.cpu = time.process_time() - cpu0
+        server_cpu1 = stats(a.stats_url, "cpuNanos")
+        n = ok_total + err_total
+        self.server_cpu = ((server_cpu1 - server_cpu0) / 1000.0 / n
+                           if server_cpu0 >= 0 and server_cpu1 >= server_cpu0 and n > 0 else None)
         if a.memory:
             # After the timed batches, with every lane's request still in flight.
             self.at_server = stats(a.stats_url, "held")
@@ -189,8 +196,8 @@ def thread_level(a, conc, warm):
 
 def level(a, conc, warm):
     load = thread_level(a, conc, warm) if a.client == "requests" else asyncio.run(async_level(a, conc, warm))
-    return (load.rps, load.ok_total, load.err_total, load.err, load.first, load.cpu, sorted(load.lat),
-            (load.rss_held, load.at_server))
+    return (load.rps, load.ok_total, load.err_total, load.err, load.first, (load.cpu, load.server_cpu),
+            sorted(load.lat), (load.rss_held, load.at_server))
 
 
 def main():
@@ -211,14 +218,16 @@ def main():
     for conc in [int(x) for x in a.levels.split(",")]:
         before = stats(a.stats_url, "accepted")
         try:
-            rps, ok, err_timed, err_all, first_err, cpu, lat, held = level(a, conc, a.warmup if first else a.rewarm)
+            rps, ok, err_timed, err_all, first_err, (cpu, server_cpu), lat, held = level(
+                a, conc, a.warmup if first else a.rewarm)
         except Exception as e:  # noqa: BLE001
-            rps, ok, err_timed, err_all, first_err, cpu, lat, held = [], 0, 0, 0, "%s: %s" % (type(e).__name__, e), 0, [], None
+            rps, ok, err_timed, err_all, first_err, (cpu, server_cpu), lat, held = (
+                [], 0, 0, 0, "%s: %s" % (type(e).__name__, e), (0, None), [], None)
         first = False
         after = stats(a.stats_url, "accepted")
-        # Each /stats read is an accepted connection: the one that ends the level, and the memory's count of
-        # the requests the server held, when there was one.
-        reads = 1 + (1 if a.memory else 0)
+        # Each /stats read is an accepted connection: the one that ends the level, the two of the server's CPU
+        # time around the timed batches, and the memory's count of the requests the server held, when there was one.
+        reads = 3 + (1 if a.memory else 0)
         conns = after - before - reads if before >= 0 and after >= 0 else None
         srt = sorted(rps)
         n = len(srt)
@@ -226,7 +235,7 @@ def main():
             cell = {"client": a.client, "kind": "reference", "scenario": a.scenario, "concurrency": conc,
                     "status": "failed", "error": first_err or "no successful response", "batchRps": [],
                     "rps": None, "rpsMin": None, "rpsMax": None, "requests": 0, "errors": err_all,
-                    "cpuUsPerRequest": None, "p50Ms": None, "p99Ms": None, "connections": conns}
+                    "cpuUsPerRequest": None, "serverCpuUsPerRequest": None, "p50Ms": None, "p99Ms": None, "connections": conns}
         else:
             median = srt[n // 2] if n % 2 else (srt[n // 2 - 1] + srt[n // 2]) / 2
             p50 = percentile(lat, 50)
@@ -235,6 +244,7 @@ def main():
                     "status": "ok" if err_all == 0 else "errors", "error": first_err if err_all else None,
                     "batchRps": rps, "rps": median, "rpsMin": srt[0], "rpsMax": srt[-1], "requests": ok,
                     "errors": err_all, "cpuUsPerRequest": cpu * 1e6 / (ok + err_timed),
+                    "serverCpuUsPerRequest": server_cpu,
                     "p50Ms": p50 * 1000 if p50 is not None else None,
                     "p99Ms": p99 * 1000 if p99 is not None else None, "connections": conns}
             if held is not None and held[0] is not None:
