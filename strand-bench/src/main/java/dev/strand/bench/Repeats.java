@@ -46,7 +46,8 @@ final class Repeats {
       if (!c.measured()) {
         String error = c.notApplicable() ? c.error() : "run " + (i + 1) + " of " + same.size() + ": " + c.error();
         return new Cell(c.client(), c.kind(), c.scenario(), c.concurrency(), c.status(), error, List.of(), null,
-            null, null, sum(same, Cell::requests), sum(same, Cell::errors), null, null, null, null, c.connections(), null);
+            null, null, sum(same, Cell::requests), sum(same, Cell::errors), null, null, null, null, c.connections(),
+            null);
       }
     }
     List<Double> rps = same.stream().map(Cell::rps).toList();
@@ -56,8 +57,8 @@ final class Repeats {
     String error = same.stream().map(Cell::error).filter(Objects::nonNull).findFirst().orElse(null);
     return new Cell(first.client(), first.kind(), first.scenario(), first.concurrency(), errors == 0 ? "ok" : "errors",
         error, rps, Cell.median(rps), Collections.min(rps), Collections.max(rps), sum(same, Cell::requests), errors,
-        median(same, Cell::cpuUsPerRequest), median(same, Cell::serverCpuUsPerRequest), median(same, Cell::p50Ms), median(same, Cell::p99Ms), connections,
-        same.get(same.size() / 2).memory());
+        median(same, Cell::cpuUsPerRequest), median(same, Cell::serverCpuUsPerRequest), median(same, Cell::p50Ms),
+        median(same, Cell::p99Ms), connections, same.get(same.size() / 2).memory());
   }
 
   /**

@@ -102,8 +102,8 @@ public final class Report {
         .append(" s warm-up on the first level (twice that on HTTP/2), ").append(fmt(m.rewarm())).append(" s re-warm on the others; then ")
         .append(m.batches()).append(" timed batches of ").append(fmt(m.duration()))
         .append(" s cut from continuous load. req/s = median of batches (min–max). CPU µs/req = client process "
-            + "user+sys over the timed batches ÷ requests; server µs/req the same for the testkit server's process "
-            + "(— for other servers); cores = both together × req/s, the share of the machine the pair kept busy. "
+            + "user+sys over the timed batches ÷ requests; server CPU µs/req the same for the testkit server's "
+            + "process (— for other servers); cores = both together × req/s, the share of the machine the pair kept busy. "
             + "p50/p99 = HdrHistogram over the timed batches. "
             + "conns = connections the server accepted during the cell. Every response checked: status 200 and "
             + "full body length (wrk checks neither). Pool size = in-flight bound = concurrency for every client.\n\n");
@@ -119,8 +119,8 @@ public final class Report {
         }
         s.append(String.join(", ", ideals)).append(".\n\n");
       }
-      s.append("| client | c | req/s | min–max | CPU µs/req | server µs/req | cores | p50 ms | p99 ms | conns | errors "
-          + "| status |\n");
+      s.append("| client | c | req/s | min–max | CPU µs/req | server CPU µs/req | cores | p50 ms | p99 ms | conns "
+          + "| errors | status |\n");
       s.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
       for (int c : m.concurrency()) {
         for (String client : m.clients()) {
@@ -130,7 +130,8 @@ public final class Report {
           }
           String name = client + (x.kind().equals("reference") ? " (ref)" : "");
           if (x.notApplicable()) {
-            s.append("| ").append(name).append(" | ").append(c).append(" | — | — | — | — | — | — | — | — | — | n/a (")
+            s.append("| ").append(name).append(" | ").append(c)
+                .append(" | — | — | — | — | — | — | — | — | — | n/a (")
                 .append(cell(x.error())).append(") |\n");
             continue;
           }
@@ -143,7 +144,7 @@ public final class Report {
               .append(" | ").append(num(x.rps()))
               .append(" | ").append(num(x.rpsMin())).append("–").append(num(x.rpsMax()))
               .append(" | ").append(num(x.cpuUsPerRequest()))
-              .append(" | ").append(x.serverCpuUsPerRequest() == null ? "—" : num(x.serverCpuUsPerRequest()))
+              .append(" | ").append(num(x.serverCpuUsPerRequest()))
               .append(" | ").append(cores(x))
               .append(" | ").append(ms(x.p50Ms()))
               .append(" | ").append(ms(x.p99Ms()))

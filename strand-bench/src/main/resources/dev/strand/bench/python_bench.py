@@ -235,7 +235,8 @@ def main():
             cell = {"client": a.client, "kind": "reference", "scenario": a.scenario, "concurrency": conc,
                     "status": "failed", "error": first_err or "no successful response", "batchRps": [],
                     "rps": None, "rpsMin": None, "rpsMax": None, "requests": 0, "errors": err_all,
-                    "cpuUsPerRequest": None, "serverCpuUsPerRequest": None, "p50Ms": None, "p99Ms": None, "connections": conns}
+                    "cpuUsPerRequest": None, "serverCpuUsPerRequest": None, "p50Ms": None, "p99Ms": None,
+                    "connections": conns}
         else:
             median = srt[n // 2] if n % 2 else (srt[n // 2 - 1] + srt[n // 2]) / 2
             p50 = percentile(lat, 50)

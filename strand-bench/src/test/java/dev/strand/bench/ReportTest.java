@@ -72,7 +72,8 @@ class ReportTest {
     Report.write(r, dir);
     List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
     assertTrue(csv.get(0).contains(",cpu_us_per_request,server_cpu_us_per_request,"), csv.get(0));
-    assertTrue(csv.get(1).startsWith("strand,java,/small,10,ok,50000.000,49000.000,50500.000,24.000,18.000,"), csv.get(1));
+    assertTrue(csv.get(1).startsWith("strand,java,/small,10,ok,50000.000,49000.000,50500.000,24.000,18.000,"),
+        csv.get(1));
     assertEquals(18.0, Report.read(dir.resolve("results.json")).cells().get(0).serverCpuUsPerRequest());
   }
 
